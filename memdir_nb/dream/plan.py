@@ -252,6 +252,7 @@ class _Links:
     def __init__(self, mems: list[_Mem], merged_away: set[str]) -> None:
         # name -> the memories linking it, in the plan's order: each merge looks up only the
         # names it retires, not every linking file (a dir of thousands, many merges)
+        # (case-folded, as a link finds its memory: formats.wikilinks.LinkTargets)
         self.linking: dict[str, list[_Mem]] = {}
         for m in mems:
             for name in linked_names(m.text):  # by link_key, as a link finds its memory

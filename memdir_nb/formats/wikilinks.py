@@ -24,9 +24,10 @@ compared case-folded (the model reading `[[Kiln-Firing]]` finds `kiln-firing`).
 
 from __future__ import annotations
 
+import posixpath
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from memdir_nb.spec.taxonomy import TYPE_NAMES
 from memdir_nb.spec.text import fence_change, terminal_line
@@ -41,10 +42,23 @@ _CODE_SPAN = re.compile(r"(`+)[^`\n]*?\1")
 # no memory's name does: a leading option dash or `!`, a `$`, a quote (an apostrophe inside a
 # word, `Ann's setup`, is no quote), a comparison.
 _SHELL_TEST = re.compile(r"^[-!]|[$\"=<>&]|(?<!\w)'|'(?!\w)")
+# What a link names when it names a document or a ticket, not a memory (thirty-fourth session,
+# links34: `[[ADR-0022]]` for the repository's docs/adrs/adr-0022-....md): an upper-case key and
+# a number. A memory's name is a slug or a file stem, which no published memory writes so.
+_DOCUMENT_KEY = re.compile(r"^[A-Z][A-Z0-9]*-[0-9]+$")
+# A link that says "no memory" (`Working example: [[none]]`, links34): a placeholder, not a
+# memory still to write.
+_PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "tbd"})
 # A stem's leading memory type and its separator (`project_`, `feedback-`), when a name follows:
 # one published dir of 111 memories links half its memories by the stem without it (thirty-third
 # session), as the model reading `[[no-fabrication]]` finds `feedback_no-fabrication.md`.
 _TYPE_PREFIX = re.compile(rf"^(?:{'|'.join(TYPE_NAMES)})[_-](?=.)", re.IGNORECASE)
+# `[label](target.md)`, with an optional `#part`, `<...>` around the target or a "title": a
+# Markdown link from one memory's body to another memory's file (file_link_uses).
+_FILE_LINK = re.compile(
+    r"\[[^\[\]\n]*\]\(\s*<?([^()\s<>#]+?\.md)>?(?:#[^()\s]*)?(?:\s+\"[^\"\n]*\")?\s*\)",
+    re.IGNORECASE,
+)
 TEAM_SCOPE = "team"
 LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
 _MD = ".md"
@@ -66,42 +80,130 @@ def _link_name(written: str) -> str:
     return name[: -len(_MD)].rstrip() if name.lower().endswith(_MD) else name
 
 
+def _names_a_memory(name: str) -> bool:
+    """Whether a link's name (stripped, `.md` off) can name a memory: not empty, not a shell
+    test or a code subscript (_SHELL_TEST), not a document or ticket key (_DOCUMENT_KEY), not a
+    placeholder for no memory (_PLACEHOLDERS). The one rule every reader of links uses."""
+    return bool(name) and (
+        _SHELL_TEST.search(name) is None
+        and _DOCUMENT_KEY.match(name) is None
+        and name.casefold() not in _PLACEHOLDERS
+    )
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Where a line's inline code spans are (a `[[` inside one is code, not a link)."""
+    return [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
+
+
+def _line_links(line: str) -> Iterator[re.Match[str]]:
+    """The `[[name]]` matches of one line (outside a fenced block) that read as links to a
+    memory: not inside an inline code span, and naming what can be a memory."""
+    outside = _outside_code(line)
+    for m in _LINK.finditer(line):
+        if outside(m.start()) and _names_a_memory(_link_name(m.group(1))):
+            yield m
+
+
+def _outside_code(line: str) -> Callable[[int], bool]:
+    """A test of whether a position of line, asked in increasing order, is outside its inline
+    code spans: one walk over the spans for the whole line (a 256 KiB line of thousands of
+    spans and links stays linear)."""
+    spans, at = _code_spans(line), 0
+
+    def outside(pos: int) -> bool:
+        nonlocal at
+        while at < len(spans) and spans[at][1] <= pos:
+            at += 1
+        return at == len(spans) or pos < spans[at][0]
+
+    return outside
+
+
+def _prose_lines(text: str, needle: str = "[[") -> Iterator[tuple[int, str]]:
+    """(0-based line, line) of text's lines outside fenced code blocks that hold needle."""
+    fence = ""
+    for no, line in enumerate(text.split("\n")):
+        change = fence_change(line, fence) if ("`" in line or "~" in line) else None
+        if change is not None:
+            fence = change
+        elif not fence and needle in line:
+            yield no, line
+
+
 def linked_names(text: str) -> set[str]:
-    """The names text links with `[[name]]` (any label or heading after the name left out, and
-    a trailing `.md`)."""
-    if "[[" not in text:
-        return set()
-    return {name for m in _LINK.finditer(text) if (name := _link_name(m.group(1)))}
+    """The names text links with `[[name]]` (link_uses' links; any label or heading after the
+    name left out, and a trailing `.md`)."""
+    return {name for _, name in link_uses(text)}
 
 
 def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
-    """text with each `[[old]]` whose name is a key of renames naming renames[old] instead (a
-    label or heading after the name kept), and how many links changed. Names are compared as
-    links find memories (link_key: `[[Kiln-Schedule]]` is a link to `kiln-schedule`)."""
+    """text with each `[[old]]` link (link_uses' links: none in code) whose name is a key of
+    renames, compared as links find memories (link_key: `[[Kiln-Schedule]]` is a link to
+    `kiln-schedule`), naming renames[old] instead (a label or heading after the name kept), and
+    how many links changed."""
     if "[[" not in text or not renames:
         return text, 0
-    count = 0
     keyed = {link_key(old): new for old, new in renames.items()}
+    lines = text.split("\n")
+    count = 0
+    for no, line in _prose_lines(text):
+        parts, at = [], 0
+        for m in _line_links(line):
+            name = _link_name(m.group(1))
+            new = keyed.get(link_key(name))
+            if new is None:
+                continue
+            count += 1
+            suffix = m.group(1).strip()[len(name) :]  # a `.md` written after the name stays
+            parts += [line[at : m.start()], f"[[{new}{suffix}{m.group(2) or ''}]]"]
+            at = m.end()
+        if parts:
+            lines[no] = "".join([*parts, line[at:]])
+    return "\n".join(lines), count
 
-    def swap(m: re.Match[str]) -> str:
-        nonlocal count
-        name = _link_name(m.group(1))
-        new = keyed.get(link_key(name))
-        if new is None:
-            return m.group(0)
-        count += 1
-        suffix = m.group(1).strip()[len(name) :]  # a `.md` written after the name stays
-        return f"[[{new}{suffix}{m.group(2) or ''}]]"
 
-    return _LINK.sub(swap, text), count
+def _capped(text: str) -> str:
+    """text through the one terminal sanitiser (one line), cut to LINK_QUOTE_MAX characters."""
+    if len(text) > LINK_QUOTE_MAX:
+        text = text[: LINK_QUOTE_MAX - 1] + "\u2026"
+    return terminal_line(text)
 
 
 def shown_link(name: str) -> str:
     """A link as a message quotes it: `[[name]]` through the one terminal sanitiser (one line),
     its name cut to LINK_QUOTE_MAX characters with an ellipsis."""
-    if len(name) > LINK_QUOTE_MAX:
-        name = name[: LINK_QUOTE_MAX - 1] + "\u2026"
-    return f"[[{terminal_line(name)}]]"
+    return f"[[{_capped(name)}]]"
+
+
+def shown_file_link(target: str) -> str:
+    """A Markdown link to a memory file as a message quotes it: `[…](target)`, escaped and
+    capped as shown_link's name."""
+    return f"[\u2026]({_capped(target)})"
+
+
+def file_link_uses(text: str) -> list[tuple[int, str]]:
+    """(0-based line, target as written) of each Markdown link to a `.md` file in text
+    (`[AMD notes](kiln-days.md)`, `[x](team/kiln.md#cooling)`): outside fenced blocks and code
+    spans, relative targets only (no URL, no absolute or home path). A memory's body points at
+    another memory file so as well as by `[[name]]` (links34; 1nj0k/KSword's memories)."""
+    if "](" not in text:
+        return []
+    out: list[tuple[int, str]] = []
+    for no, line in _prose_lines(text, "]("):
+        outside = _outside_code(line)
+        for m in _FILE_LINK.finditer(line):
+            target = m.group(1)
+            if outside(m.start()) and not (":" in target or target.startswith(("/", "~", "\\"))):
+                out.append((no, target))
+    return out
+
+
+def file_link_target(linker: str, target: str) -> str | None:
+    """The memory-dir-relative file a Markdown link target written in the memory at linker
+    ('/'-separated) points at, or None when it leaves the dir (`../../CLAUDE.md`)."""
+    rel = posixpath.normpath(posixpath.join(posixpath.dirname(linker), target))
+    return None if rel == ".." or rel.startswith("../") else rel
 
 
 def first_link(line: str) -> tuple[int, int, str, str] | None:
@@ -112,13 +214,7 @@ def first_link(line: str) -> tuple[int, int, str, str] | None:
     (formats.index_lines)."""
     if "[[" not in line:
         return None
-    spans = [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
-    for m in _LINK.finditer(line):
-        name = m.group(1).strip()
-        if not name or _SHELL_TEST.search(name) is not None:
-            continue
-        if any(a <= m.start() < b for a, b in spans):
-            continue
+    for m in _line_links(line):
         extra = m.group(2) or ""
         label = extra.lstrip("\\")[1:].strip() if extra.lstrip("\\").startswith("|") else ""
         return m.start(), m.end(), m.group(1), label
@@ -127,26 +223,15 @@ def first_link(line: str) -> tuple[int, int, str, str] | None:
 
 def link_uses(text: str) -> list[tuple[int, str]]:
     """(0-based line, name) of each `[[name]]` link in text that reads as a link to a memory:
-    not inside a fenced code block or an inline code span, and not a shell test or a code
-    subscript written outside one (`if [[ -d build ]]`, `df[["col"]]`: _SHELL_TEST)."""
+    not inside a fenced code block or an inline code span, not a shell test or a code
+    subscript written outside one (`if [[ -d build ]]`, `df[["col"]]`: _SHELL_TEST), not a
+    document key (`[[ADR-0022]]`) nor a placeholder (`[[none]]`). Lint, the link reports of
+    forget, rename and delete, and the dream's relinks all read links through it."""
     if "[[" not in text:
         return []
-    out: list[tuple[int, str]] = []
-    fence = ""
-    for no, line in enumerate(text.split("\n")):
-        change = fence_change(line, fence) if ("`" in line or "~" in line) else None
-        if change is not None:
-            fence = change
-            continue
-        if fence or "[[" not in line:
-            continue
-        if "`" in line:
-            line = _CODE_SPAN.sub("", line)
-        for m in _LINK.finditer(line):
-            name = _link_name(m.group(1))
-            if name and _SHELL_TEST.search(name) is None:
-                out.append((no, name))
-    return out
+    return [
+        (no, _link_name(m.group(1))) for no, line in _prose_lines(text) for m in _line_links(line)
+    ]
 
 
 def scopes_a_link_sees(scope: str) -> tuple[str, ...]:

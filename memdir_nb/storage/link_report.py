@@ -19,15 +19,19 @@ already found nothing before the step (a memory still to write) is not blamed on
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
+    file_link_target,
+    file_link_uses,
     file_stem,
     link_key,
     link_uses,
     names_linking,
+    shown_file_link,
     shown_link,
 )
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
@@ -47,6 +51,10 @@ class LinkLeft:
     rel: str  # the linking memory, memory-dir relative, as it is after the step
     names: tuple[str, ...]  # the names it links that found a memory before and none now
     new_names: tuple[str, ...]  # for each, the moved memory's name of the same form ("" if none)
+    # Markdown links (`[text](other.md)`, targets as written) that found a memory file before and
+    # none now, and for each the moved file's path from the linking memory ("" if removed)
+    files: tuple[str, ...] = ()
+    new_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,8 +72,14 @@ class LinksLeft:
         shown = []
         for item in self.items:
             links = ", ".join(
-                shown_link(n) + (f" -> {shown_link(new)}" if new else "")
-                for n, new in zip(item.names, item.new_names, strict=True)
+                [
+                    shown_link(n) + (f" -> {shown_link(new)}" if new else "")
+                    for n, new in zip(item.names, item.new_names, strict=True)
+                ]
+                + [
+                    shown_file_link(t) + (f" -> {shown_file_link(new)}" if new else "")
+                    for t, new in zip(item.files, item.new_files, strict=True)
+                ]
             )
             shown.append(f"{terminal_line(prefix + item.rel)} ({links})")
         return first_few(shown, SHOWN_LINKERS)
@@ -74,7 +88,7 @@ class LinksLeft:
         """One line for a person or an agent: which memories still link what (e.g. "team/x.md,
         which was forgotten,"; their paths after prefix), and the fix; nothing was rewritten."""
         n = len(self.items)
-        pointed = any(new for item in self.items for new in item.new_names)
+        pointed = any(new for i in self.items for new in (*i.new_names, *i.new_files))
         return (
             f"{plural(n, 'memory', 'memories')} still {'link' if n > 1 else 'links'} {what} by "
             f"a name no memory answers to now: {self.described(prefix)}. They were left as written; "
@@ -88,10 +102,12 @@ class _Memory:
     """One memory as the snapshot keeps it: where, the names it links, and its header's bytes
     (parsed for its `name:` only when a step's links need it)."""
 
-    __slots__ = ("_head", "_name", "_parsed", "links", "rel")
+    __slots__ = ("_head", "_name", "_parsed", "file_links", "links", "rel")
 
-    def __init__(self, rel: str, head: ReadResult, links: frozenset[str]) -> None:
-        self.rel, self._head, self.links = rel, head, links
+    def __init__(
+        self, rel: str, head: ReadResult, links: frozenset[str], file_links: frozenset[str]
+    ) -> None:
+        self.rel, self._head, self.links, self.file_links = rel, head, links, file_links
         self._name: str | None = None
         self._parsed = False
 
@@ -104,7 +120,7 @@ class _Memory:
 
     def named(self, name: str | None) -> _Memory:
         """This memory as it was with that `name:` (None: none), its links as they are."""
-        out = _Memory(self.rel, self._head, self.links)
+        out = _Memory(self.rel, self._head, self.links, self.file_links)
         out._name, out._parsed = name, True
         return out
 
@@ -139,7 +155,10 @@ class LinkSnapshot:
                 links: frozenset[str] = frozenset()
                 if b"[[" in got.data:
                     links = frozenset(n for _, n in link_uses(got.text))
-                out.append(_Memory(listed.rel, head_of_read(got), links))
+                files: frozenset[str] = frozenset()
+                if b"](" in got.data:
+                    files = frozenset(t for _, t in file_link_uses(got.text))
+                out.append(_Memory(listed.rel, head_of_read(got), links, files))
         return cls(out)
 
     def left_dangling(
@@ -149,20 +168,39 @@ class LinkSnapshot:
         new rel (None: removed) and each rel in names has that `name:` (None: none, so it
         answers to its stem). Linking memories are named where they are after the moves."""
         names = names or {}
+        after_rel = {m.rel: moves.get(m.rel, m.rel) for m in self.memories}
+        by_file = _file_links_left(self.memories, after_rel) if moves else {}
+        by_name = self._names_left(moves, names, after_rel)
+        items = []
+        for rel in sorted(by_name.keys() | by_file.keys()):
+            lost, new = by_name.get(rel, ((), ()))
+            files = by_file.get(rel, [])
+            items.append(
+                LinkLeft(rel, lost, new, tuple(f for f, _ in files), tuple(n for _, n in files))
+            )
+        return LinksLeft(tuple(items))
+
+    def _names_left(
+        self,
+        moves: Mapping[str, str | None],
+        names: Mapping[str, str | None],
+        after_rel: Mapping[str, str | None],
+    ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """left_dangling's `[[name]]` links: linking memory (after the step) -> the names it
+        links that found a memory before and none now, and the moved memory's new names."""
         moved = [m for m in self.memories if m.rel in moves or m.rel in names]
         forms = {link_key(f) for m in moved for f in m.forms()}
         linking = [m for m in self.memories if any(link_key(n) in forms for n in m.links)]
         if not linking:
-            return LinksLeft()
+            return {}
         before = LinkTargets((m.rel, scope_of_path(m.rel), m.name) for m in self.memories)
-        after_rel = {m.rel: moves.get(m.rel, m.rel) for m in self.memories}
         after = LinkTargets(
             (rel, scope_of_path(rel), names.get(m.rel, m.name))
             for m in self.memories
             if (rel := after_rel[m.rel]) is not None
         )
         renamed = _renamed_forms(moved, after_rel, names)
-        items = []
+        out: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         for m in linking:
             rel = after_rel[m.rel]
             if rel is None:
@@ -172,9 +210,37 @@ class LinkSnapshot:
                 n for n in m.links if before.finds(n, old_scope) and not after.finds(n, new_scope)
             )
             if lost:
-                new = tuple(renamed.get(link_key(n), "") for n in lost)
-                items.append(LinkLeft(rel, tuple(lost), new))
-        return LinksLeft(tuple(sorted(items, key=lambda i: i.rel)))
+                out[rel] = (tuple(lost), tuple(renamed.get(link_key(n), "") for n in lost))
+        return out
+
+
+def _file_links_left(
+    memories: list[_Memory], after_rel: Mapping[str, str | None]
+) -> dict[str, list[tuple[str, str]]]:
+    """left_dangling's Markdown links (`[text](other.md)`, resolved from the linking file's
+    folder before the step and after it): linking memory (after the step) -> (target as
+    written, the moved file's path from it, "" if removed) for each that found a memory file
+    before and finds none now. A file the step did not touch is never blamed."""
+    before = set(after_rel)
+    after = {rel for rel in after_rel.values() if rel is not None}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for m in memories:
+        new_rel = after_rel[m.rel]
+        if new_rel is None or not m.file_links:
+            continue
+        for written in sorted(m.file_links):
+            was = file_link_target(m.rel, written)
+            if was is None or was not in before or was == m.rel:
+                continue
+            now = file_link_target(new_rel, written)
+            if now is not None and now in after:
+                continue
+            moved_to = after_rel[was]
+            shown = (
+                posixpath.relpath(moved_to, posixpath.dirname(new_rel) or ".") if moved_to else ""
+            )
+            out.setdefault(new_rel, []).append((written, shown))
+    return out
 
 
 def links_left_by_edit(

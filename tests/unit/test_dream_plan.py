@@ -1302,6 +1302,23 @@ def test_a_merge_points_a_link_in_other_capitals_too(
     assert "See [[kiln-firing]] and [[kiln_firing]]." in answers
 
 
+def test_a_merge_points_a_link_in_other_capitals_and_leaves_brackets_in_code(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # links34: lint finds a memory by a link in any capitals and skips `[[` in code; the relink
+    # did the opposite, so after a merge lint called `[[Kiln-Schedule]]` dangling while the
+    # code span naming the merged-away memory was rewritten
+    root = real_dir("wikilinked")
+    answers_path = root / "feedback_short_answers.md"
+    extra = "\nCooling: [[Kiln-Schedule]]; the search `grep '[[kiln-schedule]]'` lists them.\n"
+    answers_path.write_text(answers_path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    answers = plan.result([merge])["feedback_short_answers.md"]
+    assert answers is not None
+    assert "Cooling: [[kiln-firing]]; the search `grep '[[kiln-schedule]]'` lists them." in answers
+
+
 def test_links_in_a_file_another_merge_rewrites_are_pointed_whatever_the_order(
     tmp_path: Path,
 ) -> None:

@@ -161,3 +161,17 @@ def test_links_linted_on_a_second_core_give_the_same_findings(
     root = real_dir("wikilinked-scopes")
     assert _dangling(root, workers=2) == _dangling(root, workers=1) == _dangling(root)
     assert len(_dangling(root, workers=2)) == 3
+
+
+def test_a_document_key_or_a_placeholder_in_brackets_is_no_dangling_link(tmp_path: Path) -> None:
+    """links34, on published dirs: `[[ADR-0022]]` cites the repository's design record and
+    `[[none]]` says there is no example; lint called both links to a missing memory."""
+    root = tmp_path / "mem"
+    root.mkdir()
+    body = (
+        "Charts aggregate in the browser, as [[DEC-0031]] decided.\n\n"
+        "Worked example: [[none]] yet. Open question: [[TBD]].\n\n"
+        "Related: [[chart-colours]]."
+    )
+    (root / "project_charts.md").write_text(slug_memory("charts", "Chart rules", "project", body))
+    assert [f.message.split(",")[0] for f in _dangling(root)] == ["links [[chart-colours]]"]

@@ -98,3 +98,51 @@ def test_a_report_names_at_most_five_memories_and_counts_the_rest(tmp_path: Path
     assert len(left.items) == 8
     assert left.described().endswith("and 3 more")
     assert left.message("project_kiln.md, which was forgotten,").startswith("8 memories still link")
+
+
+def _studio(root: Path) -> None:
+    """Memories that point at each other with Markdown links, as the KSword dir's do."""
+    root.mkdir()
+    (root / "team").mkdir()
+    (root / "project_wheel.md").write_text(
+        "---\nname: wheel\n---\nThe wheel is serviced monthly.\n"
+    )
+    (root / "team" / "project_glazes.md").write_text(
+        "---\nname: glazes\n---\nCone six, see [the wheel](../project_wheel.md).\n"
+    )
+    (root / "feedback_orders.md").write_text(
+        "---\nname: orders\n---\n"
+        "Clay orders follow [wheel upkeep](project_wheel.md#monthly) and\n"
+        '[glaze notes](team/project_glazes.md "glazes"); the old [kiln log](kiln_log.md) is gone.\n'
+        "In code: `[w](project_wheel.md)`, and a site: [w](https://example.org/project_wheel.md).\n"
+    )
+
+
+def test_a_markdown_link_to_a_removed_memory_is_named_as_a_wikilink_is(tmp_path: Path) -> None:
+    # links34: memories link each other as [text](other.md) too (1nj0k/KSword); a forget left
+    # them pointing at nothing without a word
+    root = tmp_path / "mem"
+    _studio(root)
+    left = LinkSnapshot.read(root).left_dangling({"project_wheel.md": None})
+    assert left.items == (
+        LinkLeft("feedback_orders.md", (), (), ("project_wheel.md",), ("",)),
+        LinkLeft("team/project_glazes.md", (), (), ("../project_wheel.md",), ("",)),
+    )
+    message = left.message("project_wheel.md, which was forgotten,")
+    assert message.startswith("2 memories still link project_wheel.md, which was forgotten,")
+    assert "feedback_orders.md ([…](project_wheel.md))" in message
+    # the link to kiln_log.md named nothing before the step: not blamed on it
+    assert not LinkSnapshot.read(root).left_dangling({"feedback_orders.md": None})
+
+
+def test_a_moved_memory_file_offers_the_path_from_each_linking_memory(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    _studio(root)
+    left = LinkSnapshot.read(root).left_dangling({"team/project_glazes.md": "project_glazes.md"})
+    # the orders link moved with nothing; the glazes memory's own link to the wheel, written
+    # from team/, now points above the dir
+    assert left.items == (
+        LinkLeft("feedback_orders.md", (), (), ("team/project_glazes.md",), ("project_glazes.md",)),
+        LinkLeft("project_glazes.md", (), (), ("../project_wheel.md",), ("project_wheel.md",)),
+    )
+    assert "[…](team/project_glazes.md) -> […](project_glazes.md)" in left.described()

@@ -1074,3 +1074,20 @@ def test_a_memory_named_with_a_tilde_already_there_is_still_updated_and_forgotte
     assert store.update("~notes.md", body="Changed.").read_text().rstrip().endswith("Changed.")
     store.forget("~notes.md")
     assert not (mem / "~notes.md").exists()
+
+
+def test_forget_names_a_memory_that_links_it_by_a_markdown_link_and_rewrites_nothing(
+    tmp_path: Path,
+) -> None:
+    # links34: `[text](other.md)` between memories (1nj0k/KSword) was left pointing at nothing
+    root = tmp_path / "mem"
+    root.mkdir()
+    (root / "project_wheel.md").write_text("---\nname: wheel\n---\nServiced monthly.\n")
+    linking = "---\nname: orders\n---\nOrders follow [wheel upkeep](project_wheel.md).\n"
+    (root / "feedback_orders.md").write_text(linking)
+    store = MemoryStore(root, now_ms=NOW_MS)
+    store.forget("project_wheel.md")
+    (warning,) = store.warnings
+    assert warning.startswith("1 memory still links project_wheel.md, which was forgotten,")
+    assert "feedback_orders.md ([…](project_wheel.md))" in warning
+    assert (root / "feedback_orders.md").read_text() == linking

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
+    file_link_target,
+    file_link_uses,
     first_link,
     link_uses,
     linked_names,
@@ -107,6 +109,7 @@ def test_a_link_written_with_its_file_name_names_the_memory_of_that_stem() -> No
     assert linked_names(text) == {"kiln-days", "Kiln-Days"}
     assert [name for _, name in link_uses(text)] == ["kiln-days", "Kiln-Days"]
     assert LinkTargets([("kiln-days.md", "private", "kiln-days")]).finds("Kiln-Days", "private")
+    # both links find kiln-days.md (names compare case-folded), so a merge points both (links34)
     assert relinked(text, {"kiln-days": "kiln-firing"}) == (
         "Days in [[kiln-firing.md]] and [[kiln-firing.MD|the days]]; nothing in [[.md]].",
         2,
@@ -120,3 +123,67 @@ def test_the_first_link_of_a_line_skips_code_spans_and_shell_tests() -> None:
     in_table = first_link("| [[shelf-rent\\|the rent]] |")
     assert in_table is not None and in_table[2:] == ("shelf-rent", "the rent")
     assert first_link("no link, `[[kiln-days]]` in code") is None
+
+
+def test_a_document_key_or_a_placeholder_in_brackets_names_no_memory() -> None:
+    # links34: a published memory cites the repository's design record as `[[ADR-0022]]`, and
+    # another writes "Working example: [[none]]"; neither is a memory, written or to write
+    text = (
+        "Settled by [[RFC-0042]] and [[OPS-7]]; example: [[none]], [[N/A]], [[ TBD ]].\n"
+        "See [[glaze-sheet]], [[rfc-notes]], [[Kiln-2]] and [[project_ops_7]].\n"
+    )
+    names = ["glaze-sheet", "rfc-notes", "Kiln-2", "project_ops_7"]
+    assert [name for _, name in link_uses(text)] == names
+    assert linked_names(text) == set(names)
+    found = first_link("- [[RFC-0042]] first, then [[shelf-rent]] — hook")
+    assert found is not None and found[2] == "shelf-rent"
+    assert relinked(text, {"none": "kiln-firing", "RFC-0042": "kiln-firing"}) == (text, 0)
+
+
+def test_the_links_a_merge_points_are_the_links_lint_reads() -> None:
+    # links34: lint and the link reports skip `[[` in code and find a memory in any capitals;
+    # the dream's relink read every `[[` and matched capitals exactly, so it rewrote code and
+    # left `[[Kiln-Schedule]]` naming the merged-away memory
+    text = (
+        "Read [[Kiln-Schedule]] first.\n"
+        "```sql\n"
+        "select '[[kiln-schedule]]' from notes;\n"
+        "```\n"
+        "The search `[[kiln-schedule]]` finds it; so does [[kiln-schedule|the plan]].\n"
+    )
+    assert [(no, name) for no, name in link_uses(text)] == [
+        (0, "Kiln-Schedule"),
+        (4, "kiln-schedule"),
+    ]
+    assert linked_names(text) == {"Kiln-Schedule", "kiln-schedule"}
+    spans = "`[[kiln-a]]` [[kiln-b]] `x` `[[kiln-c]]` [[kiln-d]] `[[kiln-e]]`"
+    assert [name for _, name in link_uses(spans)] == ["kiln-b", "kiln-d"]
+    new, count = relinked(text, {"kiln-schedule": "kiln-firing"})
+    assert count == 2
+    assert new == (
+        "Read [[kiln-firing]] first.\n"
+        "```sql\n"
+        "select '[[kiln-schedule]]' from notes;\n"
+        "```\n"
+        "The search `[[kiln-schedule]]` finds it; so does [[kiln-firing|the plan]].\n"
+    )
+
+
+def test_a_markdown_link_to_a_memory_file_is_read_outside_code_and_resolved_from_its_folder() -> (
+    None
+):
+    text = (
+        'Upkeep: [the wheel](project_wheel.md#monthly), [glazes](<team/glazes.md> "t").\n'
+        "Not these: `[w](code.md)`, [site](https://example.org/a.md), [home](~/notes.md),\n"
+        "[abs](/etc/x.md), [pic](wheel.png), [[wheel]].\n"
+        "```\n[fenced](fenced.md)\n```\n"
+        "Above the dir: [claude](../../CLAUDE.md)"
+    )
+    assert file_link_uses(text) == [
+        (0, "project_wheel.md"),
+        (0, "team/glazes.md"),
+        (6, "../../CLAUDE.md"),
+    ]
+    assert file_link_target("team/glazes.md", "../project_wheel.md") == "project_wheel.md"
+    assert file_link_target("team/glazes.md", "./kiln.md") == "team/kiln.md"
+    assert file_link_target("notes.md", "../../CLAUDE.md") is None
