@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat as _stat
 from collections.abc import Iterable
 from functools import lru_cache
@@ -146,10 +147,29 @@ def _gate_refusal(name: str) -> str | None:
     return f"{NAME_REFUSAL}: it {problem}" if problem else None
 
 
+# The rest of a `readme-` name that makes it a translation of the README: a language tag
+# (`zh`, `pt-BR`, `zh_Hans`), a language of two or three letters and optional subtags.
+_README_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*", re.IGNORECASE)
+
+
 def is_repository_file(name: str) -> bool:
-    """Whether a top-level file name is a repository file (README.md, LICENSE-MIT.md...)."""
-    stem = name.rsplit(".", 1)[0].casefold()
-    return stem in REPOSITORY_FILE_STEMS or stem.startswith(("license-", "licence-", "readme-"))
+    """Whether a top-level file name is a repository file (README.md, LICENSE-MIT.md...).
+
+    A variant is the stem, a hyphen and more: written in capitals as repositories name them
+    (`LICENSE-MIT.md`, `README-zh.md`, `LICENSE-NOTES.md`), or `readme-` and a language tag in
+    any case (`readme-pt-br.md`). A lower-case `readme-style-system.md` or
+    `license-audit-notes.md` is a memory's own name: a published dir holds a feedback memory
+    named `readme-style-system` that every route had passed over (thirty-fourth session).
+    """
+    stem = name.rsplit(".", 1)[0]
+    if stem.casefold() in REPOSITORY_FILE_STEMS:
+        return True
+    head, dash, rest = stem.partition("-")
+    if not dash or head.casefold() not in ("license", "licence", "readme"):
+        return False
+    if head.isupper():
+        return True
+    return head.casefold() == "readme" and _README_LANGUAGE.fullmatch(rest) is not None
 
 
 _REFUSED, _REPOSITORY, _MEMORY, _OTHER = "refused", "repository", "memory", "other"
