@@ -11,25 +11,17 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat as _stat
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import islice
 
-from memdir_nb.formats.names import (
-    depth_problem,
-    folder_problem,
-    is_memory_filename,
-    name_problem,
-)
+from memdir_nb.formats.names import depth_problem, folder_problem
 from memdir_nb.spec.constants import (
     AGENT_MEMORY_DIRNAME,
     AGENT_MEMORY_LOCAL_DIRNAME,
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
     MEMORY_DIR_MAX_ENTRIES,
-    REPOSITORY_FILE_STEMS,
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.records import Record, field
@@ -42,9 +34,17 @@ from memdir_nb.storage.containment import (
     real_path,
     unreadable_reason,
 )
+from memdir_nb.storage.name_kinds import (
+    MEMORY,
+    REFUSED,
+    REPOSITORY,
+    file_name_kind,
+    gate_refusal,
+    is_memory_name,
+    is_repository_file,
+)
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
-NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
 MAX_NAMED_DIRS = 8  # sub-folders named in the message about a folder of memory dirs
 
 
@@ -130,69 +130,6 @@ def _symlink_problem(path: str, exc: OSError) -> str:
     return f"unreadable symlink: {type(exc).__name__}"
 
 
-def _is_memory_name(name: str) -> bool:
-    """Whether a file name is a memory file: the name gate (memdir_nb.formats.names) decides."""
-    return is_memory_filename(name)
-
-
-def _gate_refusal(name: str) -> str | None:
-    """Why a name that looks like a memory (a visible *.md, any case) is refused by the gate.
-
-    None for a name the gate passes, for names that never look like memories (other
-    extensions, hidden files, the store's temp files) and for the index itself, MEMORY.md.
-    """
-    if name == ENTRYPOINT_NAME or name.startswith(".") or not name.casefold().endswith(".md"):
-        return None
-    problem = name_problem(name)
-    return f"{NAME_REFUSAL}: it {problem}" if problem else None
-
-
-# The rest of a `readme-` name that makes it a translation of the README: a language tag
-# (`zh`, `pt-BR`, `zh_Hans`), a language of two or three letters and optional subtags.
-_README_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*", re.IGNORECASE)
-
-
-def is_repository_file(name: str) -> bool:
-    """Whether a top-level file name is a repository file (README.md, LICENSE-MIT.md...).
-
-    A variant is the stem, a hyphen and more: written in capitals as repositories name them
-    (`LICENSE-MIT.md`, `README-zh.md`, `LICENSE-NOTES.md`), or `readme-` and a language tag in
-    any case (`readme-pt-br.md`). A lower-case `readme-style-system.md` or
-    `license-audit-notes.md` is a memory's own name: a published dir holds a feedback memory
-    named `readme-style-system` that every route had passed over (thirty-fourth session).
-    """
-    stem = name.rsplit(".", 1)[0]
-    if stem.casefold() in REPOSITORY_FILE_STEMS:
-        return True
-    head, dash, rest = stem.partition("-")
-    if not dash or head.casefold() not in ("license", "licence", "readme"):
-        return False
-    if head.isupper():
-        return True
-    return head.casefold() == "readme" and _README_LANGUAGE.fullmatch(rest) is not None
-
-
-_REFUSED, _REPOSITORY, _MEMORY, _OTHER = "refused", "repository", "memory", "other"
-
-
-@lru_cache(maxsize=16_384)
-def _file_name_kind(name: str, top_level: bool) -> tuple[str, str | None]:
-    """What a file's name (not a folder's, not a symlink's) makes it in a walk, and the gate's
-    refusal: refused by the gate, a top-level repository file, a memory file, or none of these.
-
-    A name's kind never changes, and every scan of a dir asks it of every file again, so it is
-    remembered (as the gate's own `name_problem` is).
-    """
-    refused = _gate_refusal(name)
-    if refused is not None:
-        return _REFUSED, refused
-    if not _is_memory_name(name):
-        return _OTHER, None
-    if top_level and is_repository_file(name):
-        return _REPOSITORY, None
-    return _MEMORY, None
-
-
 class _Walk:
     """One walk's state: the files found, what was skipped, the top-level names ignored."""
 
@@ -255,12 +192,12 @@ class _Walk:
                 return
             self.stack.append((entry.path, rel + "/"))
         else:
-            kind, refused = _file_name_kind(name, not prefix)
-            if kind is _REFUSED:
+            kind, refused = file_name_kind(name, not prefix)
+            if kind is REFUSED:
                 self.skipped.append(SkippedFile(rel, refused or ""))
-            elif kind is _REPOSITORY:
+            elif kind is REPOSITORY:
                 self.ignored.append(name)
-            elif kind is _MEMORY:
+            elif kind is MEMORY:
                 st = entry.stat(follow_symlinks=False)
                 if _stat.S_ISREG(st.st_mode):
                     self.found.append(ListedFile(st.st_mtime_ns, rel, entry.path, entry.path, st))
@@ -295,17 +232,17 @@ def _visit_symlink(
     try:
         st = os.stat(entry.path)
     except OSError as exc:
-        if _is_memory_name(entry.name):
+        if is_memory_name(entry.name):
             skipped.append(SkippedFile(rel, _symlink_problem(entry.path, exc)))
         return
     if _stat.S_ISDIR(st.st_mode):
         skipped.append(SkippedFile(rel, "symlinked folder is not followed"))
         return
-    refused = _gate_refusal(entry.name)
+    refused = gate_refusal(entry.name)
     if refused is not None:
         skipped.append(SkippedFile(rel, refused))
         return
-    if not _is_memory_name(entry.name):
+    if not is_memory_name(entry.name):
         return
     if not _stat.S_ISREG(st.st_mode):
         skipped.append(SkippedFile(rel, "symlink target is not a regular file"))
@@ -451,7 +388,7 @@ def _holds_nothing(folder: str) -> bool:
             for entry in it:
                 if entry.name.startswith("."):
                     continue
-                if entry.is_dir(follow_symlinks=False) or _is_memory_name(entry.name):
+                if entry.is_dir(follow_symlinks=False) or is_memory_name(entry.name):
                     return False
     except OSError:
         return False
@@ -503,7 +440,7 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
         except OSError:
             continue
         if not is_dir:
-            if _is_memory_name(name) and not is_repository_file(name):
+            if is_memory_name(name) and not is_repository_file(name):
                 return None  # a memory file of its own: a memory dir without an index yet
             continue
         if name.startswith(".") or name in (TEAM_DIRNAME, LOGS_DIRNAME):

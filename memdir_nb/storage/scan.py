@@ -31,14 +31,14 @@ from memdir_nb.storage.headers import read_header
 from memdir_nb.storage.listing import (  # re-exported: the walk's names stay importable here
     DEFAULT_EXCLUDED_TOP_LEVEL as DEFAULT_EXCLUDED_TOP_LEVEL,
 )
-from memdir_nb.storage.listing import NAME_REFUSAL as NAME_REFUSAL
 from memdir_nb.storage.listing import ListedFile as ListedFile
 from memdir_nb.storage.listing import MemoryListing as MemoryListing
 from memdir_nb.storage.listing import SkippedFile as SkippedFile
-from memdir_nb.storage.listing import is_repository_file as is_repository_file
 from memdir_nb.storage.listing import list_memory_files as list_memory_files
 from memdir_nb.storage.listing import refusal_reason as refusal_reason
 from memdir_nb.storage.listing import walk_failure, walk_memory_dir
+from memdir_nb.storage.name_kinds import NAME_REFUSAL as NAME_REFUSAL
+from memdir_nb.storage.name_kinds import is_repository_file as is_repository_file
 
 _Candidate = ListedFile
 # A kept header beyond its texts: the CachedHeader, its stat key's five ints, its dict slot

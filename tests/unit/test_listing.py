@@ -224,19 +224,3 @@ def test_the_entry_cap_counts_across_folders_not_per_folder(
     with pytest.raises(WalkStopped) as stopped:
         walk_memory_dir(str(tmp_path / "m"), str(tmp_path / "m"), ())
     assert stopped.value.cap == 10 and "pass the memory dir itself" in stopped.value.fix
-
-
-def test_a_lower_case_memory_named_like_a_readme_or_licence_variant_is_a_memory(
-    tmp_path: Path,
-) -> None:
-    # links34 found a published feedback memory named readme-style-system.md that the scan,
-    # lint and recall all passed over as a translation of the README
-    header = "---\nname: {0}\ndescription: d\ntype: feedback\n---\nbody\n"
-    memories = ["readme-style-system.md", "license-audit-notes.md", "licence-review.md"]
-    repository = ["README.md", "README-zh.md", "readme-pt-br.md", "LICENSE-MIT.md"]
-    repository += ["LICENSE-APACHE-2.0.md", "Licence.md", "CHANGELOG.md"]
-    for name in memories + repository:
-        (tmp_path / name).write_text(header.format(name[:-3]), encoding="utf-8")
-    report = scan_memory_dir(tmp_path)
-    assert sorted(h.filename for h in report.headers) == sorted(memories)
-    assert sorted(report.ignored) == sorted(repository)
