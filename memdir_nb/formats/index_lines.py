@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename
-from memdir_nb.formats.wikilinks import first_link
+from memdir_nb.formats.wikilinks import LinkTargets, first_link, link_name
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
 from memdir_nb.spec.text import as_lf, one_line
 from memdir_nb.spec.text import in_style as in_style  # re-exported
@@ -254,6 +254,15 @@ def _wiki_entry(line: str) -> _Found | None:
         return None
     at = start + 2 + (len(name) - len(name.lstrip()))
     return _Found(target, at, at + len(name.strip()), end, label or None, "wiki")
+
+
+def wiki_entry_memory(entry: IndexEntry, names: LinkTargets, scope: str) -> str | None:
+    """The memory a `[[name]]` index line points at when no file of that stem is there: the one
+    its name finds as a link written in a memory of scope finds it (its `name:`, its stem with
+    hyphens, either without the type: formats.wikilinks.names_linking), as the late-2026 prompt
+    asks links to name memories by `name:` (fresh34: `- [[deploy-window]] — hook` over
+    `project_deploy_window.md`); None for any other line, or a name no memory answers to."""
+    return names.find(link_name(entry.target), scope) if entry.wiki else None
 
 
 def retarget_entry_line(line: str, target: str) -> str | None:

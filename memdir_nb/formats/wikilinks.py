@@ -57,7 +57,7 @@ def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str]:
     return name, stem, stem.replace("_", "-"), bare, bare.replace("_", "-")
 
 
-def _link_name(written: str) -> str:
+def link_name(written: str) -> str:
     """The name a link names: as written, stripped, without a trailing `.md` (realdata34:
     `[[project_v0_1_status.md]]` names the memory whose file that is, as the model reading it
     finds it; "" for a link to nothing but `.md`)."""
@@ -70,7 +70,7 @@ def linked_names(text: str) -> set[str]:
     a trailing `.md`)."""
     if "[[" not in text:
         return set()
-    return {name for m in _LINK.finditer(text) if (name := _link_name(m.group(1)))}
+    return {name for m in _LINK.finditer(text) if (name := link_name(m.group(1)))}
 
 
 def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
@@ -82,7 +82,7 @@ def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
 
     def swap(m: re.Match[str]) -> str:
         nonlocal count
-        name = _link_name(m.group(1))
+        name = link_name(m.group(1))
         new = renames.get(name)
         if new is None:
             return m.group(0)
@@ -140,7 +140,7 @@ def link_uses(text: str) -> list[tuple[int, str]]:
         if "`" in line:
             line = _CODE_SPAN.sub("", line)
         for m in _LINK.finditer(line):
-            name = _link_name(m.group(1))
+            name = link_name(m.group(1))
             if name and _SHELL_TEST.search(name) is None:
                 out.append((no, name))
     return out
@@ -172,8 +172,16 @@ class LinkTargets:
 
     def finds(self, name: str, scope: str) -> bool:
         """Whether a link to name written in a memory of scope finds a memory."""
+        return self.find(name, scope) is not None
+
+    def find(self, name: str, scope: str) -> str | None:
+        """The memory (its rel) a link to name written in a memory of scope finds, or None."""
         key = name.casefold()
-        return any(key in self._names.get(s, {}) for s in scopes_a_link_sees(scope))
+        for s in scopes_a_link_sees(scope):
+            found = self._names.get(s, {}).get(key)
+            if found is not None:
+                return found
+        return None
 
     def private_only(self, name: str) -> str | None:
         """The private memory name leads to when no team memory answers to it (a team memory's
