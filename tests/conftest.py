@@ -797,6 +797,32 @@ def build_wikilink_index_dir(root: Path) -> Path:
     return root
 
 
+def build_wikilink_index_by_name_dir(root: Path) -> Path:
+    """A dir whose indexes point by `[[name]]` at memories filed under another stem (fresh34):
+    `name: deploy-window` in `project_deploy_window.md`, the type under `metadata:`, as the
+    late-2026 prompt writes them; one line with a `|label`, one link no memory answers to, and a
+    team index linking its own memory by name."""
+    memories = {
+        "project_deploy_window": ("deploy-window", "project", "Deploys run Tuesday to Thursday"),
+        "feedback_no_force_push": ("no-force-push", "feedback", "Never force-push to main"),
+        "user_mika_role": ("mika-role", "user", "Mika leads the ingest service"),
+        "team/feedback_review_rules": ("review-rules", "feedback", "Billing needs two approvals"),
+    }
+    for age, (stem, (slug, type_, description)) in enumerate(memories.items(), start=1):
+        body = f"{description}.\n\n**Why:** agreed in the team.\n\n**How to apply:** always."
+        _put(root / f"{stem}.md", slug_memory(slug, description, type_, body), age)
+    _put(
+        root / "MEMORY.md",
+        "# orbit \u2014 memory index\n\n"
+        "- [[deploy-window]] \u2014 Tue to Thu only\n"
+        "- [[no-force-push|No force push]] \u2014 rebase, push a new branch\n"
+        "- [[mika-role]] \u2014 ingest lead\n"
+        "- [[ingest-retries]] \u2014 backoff rules (not written yet)\n",
+    )
+    _put(root / "team" / "MEMORY.md", "- [[review-rules]] \u2014 two approvals for billing\n")
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -822,6 +848,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "wikilinked": build_wikilinked_dir,
     "wikilinked-scopes": build_wikilinked_scopes_dir,
     "wikilink-index": build_wikilink_index_dir,
+    "wikilink-index-by-name": build_wikilink_index_by_name_dir,
     "bad-files": build_bad_files_dir,
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -121,3 +122,29 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
         allowed = (0, 1) if ("lint" in command or "doctor" in command) else (0,)
         assert out.returncode in allowed, (command, out.returncode, out.stderr[-2000:])
         assert "Traceback" not in out.stderr, (command, out.stderr[-2000:])
+
+
+def test_what_the_readme_commands_write_in_the_checkout_is_ignored_by_git() -> None:
+    """fresh34: a newcomer who ran the README's commands saw fleet/, memory.zip and moved_memory/
+    as untracked files in `git status`; each folder or zip a command writes under the checkout
+    is in .gitignore (as demo_memory/ and lab/ were)."""
+    if not (REPO / ".git").exists():
+        import pytest
+
+        pytest.skip(f"{REPO} is not a git checkout")
+    written = set()
+    for command in _readme_commands():
+        for word in shlex.split(command)[2:]:
+            if word.endswith(".zip"):
+                written.add(word.removeprefix("./"))
+            elif word.startswith("./"):
+                written.add(word.removeprefix("./").rstrip("/") + "/")
+    assert {"fleet/", "memory.zip", "moved_memory/", "demo_memory/"} <= written
+    out = subprocess.run(
+        ["git", "check-ignore", "--no-index", *sorted(written)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert set(out.stdout.split()) == written

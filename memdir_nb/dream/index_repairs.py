@@ -18,7 +18,13 @@ from memdir_nb.dream.actions import (
 from memdir_nb.dream.compare import _Mem
 from memdir_nb.dream.kept import KeptCalls
 from memdir_nb.formats import index
-from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, retarget_entry_line
+from memdir_nb.formats.index_lines import (
+    IndexEntry,
+    MovedFiles,
+    retarget_entry_line,
+    wiki_entry_memory,
+)
+from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_INDEX_LINE_CHARS
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.index_files import IndexTargets, nested_index_references
@@ -68,6 +74,28 @@ def _dangling_action(irel: str, e: IndexEntry, moved: str | None) -> PlanAction:
     )
 
 
+def _entries(
+    text: str, targets: IndexTargets, in_scope: Mapping[str, _Mem]
+) -> list[tuple[IndexEntry, tuple[str, bool] | None]]:
+    """Each entry of an index with what it names (_indexed_rel; a `[[name]]` line by name:)."""
+    entries = [(e, _indexed_rel(targets, e.target, in_scope)) for e in index.parse_index(text)]
+    if any(e.wiki and f is not None and not f[1] for e, f in entries):
+        names = LinkTargets((rel, "private", m.name) for rel, m in in_scope.items())
+        entries = [(e, _by_name(e, f, names)) for e, f in entries]
+    return entries
+
+
+def _by_name(
+    e: IndexEntry, found: tuple[str, bool] | None, names: LinkTargets
+) -> tuple[str, bool] | None:
+    """found, or for a `[[name]]` line with no file of that stem the memory its name finds
+    (formats.index_lines.wiki_entry_memory, as lint and the rebuild read it)."""
+    if found is None or found[1]:
+        return found
+    rel = wiki_entry_memory(e, names, "private")
+    return (rel, True) if rel is not None else found
+
+
 def _index_line_actions(
     irel: str, text: str, scope_dir: Path, memory_dir: Path, in_scope: dict[str, _Mem]
 ) -> tuple[list[PlanAction], dict[str, int]]:
@@ -75,7 +103,7 @@ def _index_line_actions(
     what it lists (each file's first line, scope-relative)."""
     actions: list[PlanAction] = []
     targets = IndexTargets(scope_dir, memory_dir=memory_dir)
-    entries = [(e, _indexed_rel(targets, e.target, in_scope)) for e in index.parse_index(text)]
+    entries = _entries(text, targets, in_scope)
     indexed: dict[str, int] = {}
     for e, found in entries:
         if found is not None:

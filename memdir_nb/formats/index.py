@@ -33,8 +33,8 @@ from memdir_nb.formats.index_caps import (
     strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
+from memdir_nb.formats.index_edits import COMMENT_CLOSE, remove_index_entry, upsert_index_entry
 from memdir_nb.formats.index_lines import (
-    COMMENT_CLOSE,
     ENTRY_DASH,
     MAX_HOOK_CHARS,
     NO_DESCRIPTION_HOOK,
@@ -48,12 +48,12 @@ from memdir_nb.formats.index_lines import (
     line_mentions,
     parse_entry_line,
     parse_index,
-    remove_index_entry,
     retarget_entry_line,
     shorten_hook,
-    upsert_index_entry,
+    wiki_entry_memory,
 )
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
 from memdir_nb.spec.text import as_lf, one_line, unsafe_in_text
@@ -249,7 +249,7 @@ def _merged(
     dropped: list[str] = []
     kept: list[str] = []
     repointed: list[tuple[str, str]] = []
-    lines, covered = _read_lines(old, points_at)
+    lines, covered = _read_lines(old, points_at, headers)
     moved: MovedFiles | None = None  # made at the first dangling line
     for line, entry, found in lines:
         if entry is not None and found == "" and entry.removable:
@@ -292,13 +292,15 @@ def _merged(
 
 
 def _read_lines(
-    old: str, points_at: Callable[[str], str | None]
+    old: str, points_at: Callable[[str], str | None], headers: list[MemoryHeader]
 ) -> tuple[list[tuple[str, IndexEntry | None, str | None]], set[str]]:
     """Each line of old with its entry and what the entry points at (both None on a line that
     is never loaded: frontmatter or a block comment), and every file the loaded lines list,
-    by their entries or by a name besides (line_mentions)."""
+    by their entries or by a name besides (line_mentions). A `[[name]]` line with no file of
+    that stem points at the memory its name finds (wiki_entry_memory)."""
     read: list[tuple[str, IndexEntry | None, str | None]] = []
     covered: set[str] = set()
+    names: LinkTargets | None = None  # made at the first `[[name]]` line with no file
     loaded = loaded_line_flags(old)
     for no, line in enumerate(old.split("\n"), start=1):
         if not loaded[no - 1]:
@@ -306,6 +308,9 @@ def _read_lines(
             continue
         entry = parse_entry_line(line.rstrip("\r"), no)
         found = points_at(entry.target) if entry is not None else None
+        if found == "" and entry is not None and entry.wiki:
+            names = names or LinkTargets((h.filename, "private", h.name) for h in headers)
+            found = wiki_entry_memory(entry, names, "private") or ""
         if found:
             covered.add(found)
         covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)

@@ -16,15 +16,13 @@ from collections import defaultdict
 
 from memdir_nb.formats import index
 from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
+from memdir_nb.formats.index_edits import COMMENT_CLOSE, in_place_of, split_keep_end
 from memdir_nb.formats.index_lines import (
-    COMMENT_CLOSE,
     entry_target,
-    in_place_of,
     in_style,
     line_end_style,
     norm_target,
     plain_entry_target,
-    split_keep_end,
 )
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import CACHE_MAX_BYTES

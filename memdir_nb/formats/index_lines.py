@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
+from memdir_nb.formats.index_caps import loaded_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename, normal_twin
-from memdir_nb.formats.wikilinks import first_link
+from memdir_nb.formats.wikilinks import LinkTargets, first_link, link_name
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
 from memdir_nb.spec.text import as_lf, one_line
 from memdir_nb.spec.text import in_style as in_style  # re-exported
@@ -27,9 +27,6 @@ from memdir_nb.spec.text import line_end_style as line_end_style  # re-exported
 
 NO_DESCRIPTION_HOOK = "(no description)"
 ENTRY_DASH = "\u2014"  # the em dash between link and hook
-# The line an edit adds to close a block comment left open to the end of an index, before the
-# line it appends (the comment still ends where the text ended).
-COMMENT_CLOSE = "-->"
 
 __all__ = [
     "ENTRY_DASH",
@@ -40,7 +37,6 @@ __all__ = [
     "MovedFiles",
     "entry_target",
     "format_index_entry",
-    "in_place_of",
     "in_style",
     "is_md_target",
     "line_end_style",
@@ -49,11 +45,8 @@ __all__ = [
     "parse_entry_line",
     "parse_index",
     "plain_entry_target",
-    "remove_index_entry",
     "retarget_entry_line",
     "shorten_hook",
-    "split_keep_end",
-    "upsert_index_entry",
 ]
 
 
@@ -257,6 +250,15 @@ def _wiki_entry(line: str) -> _Found | None:
     return _Found(target, at, at + len(name.strip()), end, label or None, "wiki")
 
 
+def wiki_entry_memory(entry: IndexEntry, names: LinkTargets, scope: str) -> str | None:
+    """The memory a `[[name]]` index line points at when no file of that stem is there: the one
+    its name finds as a link written in a memory of scope finds it (its `name:`, its stem with
+    hyphens, either without the type: formats.wikilinks.names_linking), as the late-2026 prompt
+    asks links to name memories by `name:` (fresh34: `- [[deploy-window]] — hook` over
+    `project_deploy_window.md`); None for any other line, or a name no memory answers to."""
+    return names.find(link_name(entry.target), scope) if entry.wiki else None
+
+
 def retarget_entry_line(line: str, target: str) -> str | None:
     """line with its entry pointing at target instead, everything else as written (the title,
     the hook, the list marker, the link, backtick or `[[name]]` form); None when the line is
@@ -425,71 +427,3 @@ def index_mentions(text: str) -> list[tuple[int, str]]:
             continue
         found += [(no, target) for target in line_mentions(line)]
     return found
-
-
-def split_keep_end(text: str) -> tuple[list[str], bool]:
-    """Lines of text (CRLF and a CR-only file's CR ends made LF: as_lf), and whether it ended
-    with a line end."""
-    text = as_lf(text)
-    ends = text.endswith("\n")
-    body = text[:-1] if ends else text
-    return (body.split("\n") if body else []), ends
-
-
-_LIST_LEAD = re.compile(r"^(?P<lead>[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]+)")
-
-
-def in_place_of(old_line: str, entry_line: str) -> str:
-    """entry_line (a `- [Title](file.md)` line) as it replaces old_line: with old_line's indent
-    and list marker, so an entry a person nested under another bullet, or numbered, stays where
-    it stands in their list. A line that is no list item (a table row, a heading) gets the
-    plain entry line, as before."""
-    m = _LIST_LEAD.match(old_line)
-    if m is None or not entry_line.startswith("- "):
-        return entry_line
-    return m.group("lead") + entry_line[2:]
-
-
-def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
-    """Replace the entry line for target (dropping duplicates of it), or append one."""
-    if "\n" in entry_line.strip("\n"):
-        raise ValueError("an index entry must be a single line; use format_index_entry to build it")
-    entry_line = entry_line.strip("\n")
-    want = norm_target(target)
-    lines, ends = split_keep_end(text)
-    loaded = loaded_line_flags("\n".join(lines))
-    out: list[str] = []
-    replaced = False
-    for no, line in enumerate(lines, start=1):
-        # a line inside a comment is no entry: replacing it there would leave the memory unloaded
-        entry = parse_entry_line(line, no) if loaded[no - 1] else None
-        if entry is not None and entry.target == want:
-            if not replaced:
-                out.append(in_place_of(line, entry_line))
-                replaced = True
-            continue
-        out.append(line)
-    if not replaced:
-        if ends_in_open_comment(text):  # a line after it would never be loaded: close it first
-            out.append(COMMENT_CLOSE)
-        out.append(entry_line)
-        ends = True
-    return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))
-
-
-def remove_index_entry(text: str, target: str) -> str:
-    """MEMORY.md text without the loaded entry line(s) for target; everything else kept as it
-    was, a copy a person commented out (or left in the frontmatter) too: it is no entry."""
-    want = norm_target(target)
-    lines, ends = split_keep_end(text)
-    loaded = loaded_line_flags("\n".join(lines))
-    out = [
-        line
-        for no, line in enumerate(lines, start=1)
-        if not loaded[no - 1]
-        or (entry := parse_entry_line(line, no)) is None
-        or entry.target != want
-    ]
-    if not out:
-        return ""
-    return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))

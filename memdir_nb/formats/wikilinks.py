@@ -72,7 +72,7 @@ def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str]:
     return name, stem, stem.replace("_", "-"), bare, bare.replace("_", "-")
 
 
-def _link_name(written: str) -> str:
+def link_name(written: str) -> str:
     """The name a link names: as written, stripped, without a trailing `.md` (realdata34:
     `[[project_v0_1_status.md]]` names the memory whose file that is, as the model reading it
     finds it; "" for a link to nothing but `.md`)."""
@@ -101,7 +101,7 @@ def _line_links(line: str) -> Iterator[re.Match[str]]:
     memory: not inside an inline code span, and naming what can be a memory."""
     outside = _outside_code(line)
     for m in _LINK.finditer(line):
-        if outside(m.start()) and _names_a_memory(_link_name(m.group(1))):
+        if outside(m.start()) and _names_a_memory(link_name(m.group(1))):
             yield m
 
 
@@ -150,7 +150,7 @@ def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
     for no, line in _prose_lines(text):
         parts, at = [], 0
         for m in _line_links(line):
-            name = _link_name(m.group(1))
+            name = link_name(m.group(1))
             new = keyed.get(link_key(name))
             if new is None:
                 continue
@@ -230,7 +230,7 @@ def link_uses(text: str) -> list[tuple[int, str]]:
     if "[[" not in text:
         return []
     return [
-        (no, _link_name(m.group(1))) for no, line in _prose_lines(text) for m in _line_links(line)
+        (no, link_name(m.group(1))) for no, line in _prose_lines(text) for m in _line_links(line)
     ]
 
 
@@ -269,8 +269,16 @@ class LinkTargets:
 
     def finds(self, name: str, scope: str) -> bool:
         """Whether a link to name written in a memory of scope finds a memory."""
+        return self.find(name, scope) is not None
+
+    def find(self, name: str, scope: str) -> str | None:
+        """The memory (its rel) a link to name written in a memory of scope finds, or None."""
         key = link_key(name)
-        return any(key in self._names.get(s, {}) for s in scopes_a_link_sees(scope))
+        for s in scopes_a_link_sees(scope):
+            found = self._names.get(s, {}).get(key)
+            if found is not None:
+                return found
+        return None
 
     def private_only(self, name: str) -> str | None:
         """The private memory name leads to when no team memory answers to it (a team memory's

@@ -14,7 +14,7 @@ from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
 from memdir_nb.lint.links import LinkUses, link_findings
 from memdir_nb.lint.name_twins import name_twins
-from memdir_nb.lint.reading import read_scope_indexes
+from memdir_nb.lint.reading import read_scope_indexes, resolve_wiki_entries
 from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, STORE_JOURNAL_NAME
@@ -184,9 +184,9 @@ def _lint_dir(
     skipped.sort(key=lambda s: s.path)
     findings.extend(_skipped_finding(s) for s in skipped)
     indexes, index_findings, journal = early[0]
-    files_by_scope = _by_scope((h.filename, h.scope) for h in headers)
-    if files_by_scope != listed:
-        index_findings = _index_findings(root, indexes, files_by_scope, skipped)
+    indexes, index_findings = _indexes_read_again(
+        root, indexes, index_findings, headers, listed, skipped
+    )
     findings.extend(index_findings)
     findings.extend(name_twins(h.filename for h in headers))
     findings.extend(link_findings(headers, links))
@@ -194,6 +194,26 @@ def _lint_dir(
     findings.extend(_never_loaded(root, [h.filename for h in headers]))
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
     return LintResult(findings, memories, headers, indexes, skipped)
+
+
+def _indexes_read_again(
+    root: str | os.PathLike[str],
+    indexes: list[ScopeIndex],
+    found: list[Finding],
+    headers: list[MemoryHeader],
+    listed: dict[str, list[str]],
+    skipped: list[SkippedFile],
+) -> tuple[list[ScopeIndex], list[Finding]]:
+    """The indexes and their findings once every header is read: again when a file the read
+    passed over changed the listing, or a `[[name]]` line names a memory by its name:
+    (resolve_wiki_entries; the early pass knew only the files of each link's stem)."""
+    files_by_scope = _by_scope((h.filename, h.scope) for h in headers)
+    by_name = resolve_wiki_entries(indexes, headers)
+    if by_name is not None:
+        indexes = by_name
+    if files_by_scope != listed or by_name is not None:
+        found = _index_findings(root, indexes, files_by_scope, skipped)
+    return indexes, found
 
 
 def _never_loaded(root: str | os.PathLike[str], files: list[str]) -> list[Finding]:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from dataclasses import replace
 
 from memdir_nb.formats.frontmatter import normalise_newlines, parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
-from memdir_nb.formats.index_lines import index_mentions
+from memdir_nb.formats.index_lines import index_mentions, wiki_entry_memory
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.formats.transcript_paths import other_project_memory_key
+from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
@@ -142,3 +145,36 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             )
         )
     return out
+
+
+def resolve_wiki_entries(
+    indexes: list[ScopeIndex], headers: Iterable[MemoryHeader]
+) -> list[ScopeIndex] | None:
+    """indexes with each dangling `[[name]]` line that names a memory of its scope by `name:`
+    (formats.index_lines.wiki_entry_memory) listing that memory instead; None when no line does.
+    read_scope_indexes looks only for the file of the link's stem, before any header is read."""
+    if not any(e.wiki for ix in indexes for e in ix.dangling):
+        return None
+    names = LinkTargets((h.filename, h.scope, h.name) for h in headers)
+    out: list[ScopeIndex] = []
+    changed = False
+    for ix in indexes:
+        found: dict[int, str] = {}
+        for e in ix.dangling:
+            rel = wiki_entry_memory(e, names, ix.scope)
+            if rel is not None and _in_scope(rel, ix):
+                found[e.line_no] = rel
+        if found:
+            changed = True
+            ix = replace(
+                ix,
+                referenced=ix.referenced | frozenset(found.values()),
+                dangling=[e for e in ix.dangling if e.line_no not in found],
+            )
+        out.append(ix)
+    return out if changed else None
+
+
+def _in_scope(rel: str, index: ScopeIndex) -> bool:
+    """Whether a memory-dir-relative memory is one index lists: team/ files for the team index."""
+    return rel.startswith(f"{TEAM_DIRNAME}/") == (index.scope == "team")

@@ -17,7 +17,8 @@ The rules (weeks run Monday to Sunday; `today` is the local date of the clock re
 - "a few days", "a couple of weeks": found, but name no single date (resolution None).
 
 A weekday written next to an absolute date ("Thursday 2026-03-05"), a recurring one ("every
-Monday", "Tuesdays") and a generic one ("on a Friday", "any Friday") is not a relative date.
+Monday", "Tuesdays", a range "Tuesday to Thursday") and a generic one ("on a Friday", "any
+Friday") is not a relative date.
 """
 
 from __future__ import annotations
@@ -93,6 +94,11 @@ _RECURRING_BEFORE = re.compile(
     r"\b(?:every|each|on alternate|most|some|weekly|bi-?weekly|fortnightly|a|any|no)\s+$",
     re.IGNORECASE,
 )
+# Two weekdays as a range name a weekly schedule, not a date: "deploys run Tuesday to Thursday",
+# "on call Monday-Friday" (fresh34: a deploy window a project memory states as it should).
+_WEEKDAY_RANGE = re.compile(
+    rf"\b{_CAP_WEEKDAY}(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|till|until)\s+){_CAP_WEEKDAY}\b"
+)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 # A heading names a topic ("### The Problem Today") and a blockquote repeats words said then:
 # neither states when something happens, so their relative words are left as written.
@@ -167,8 +173,16 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
         if _set_apart(line, m.start(), m.end(), quoted):
             continue
         spans.append((m.start(), m.end(), line[m.start() : m.end()]))
+    # a range opened by a relative phrase ("next Tuesday to Thursday") is one week's days
+    ranges = [
+        r.span()
+        for r in _WEEKDAY_RANGE.finditer(line)
+        if not any(s <= r.start() < e for s, e, _ in spans)
+    ]
     for m in _BARE_WEEKDAY.finditer(line):
-        if any(s <= m.start() < e for s, e, _ in spans):
+        if any(s <= m.start() < e for s, e, _ in spans) or any(
+            s <= m.start() < e for s, e in ranges
+        ):
             continue
         if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
             continue

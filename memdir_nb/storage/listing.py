@@ -34,6 +34,7 @@ from memdir_nb.storage.containment import (
     real_path,
     unreadable_reason,
 )
+from memdir_nb.storage.home_folders import home_memory_dirs
 from memdir_nb.storage.name_kinds import (
     MEMORY,
     REFUSED,
@@ -338,19 +339,16 @@ def refusal_reason(exc: ReadRefused) -> str:
 
 
 class FolderOfMemoryDirs(Record, frozen=True):
-    """A folder that is not one memory dir but holds several, each with its own MEMORY.md.
-
-    Claude Code keeps an agent's memory in .claude/agent-memory/<agent>/ (and
-    agent-memory-local/<agent>/): the folder above the agents' dirs has no index of its own,
-    and an index written there is never loaded (own_index: one was written there all the same).
-
-    A record (spec.records), as formats.frontmatter_fast.PlainColon: a NamedTuple's class
-    compiles each of its string annotations when it is made, on every scan's import path.
-    """
+    """A folder that is not one memory dir but holds several: an agent memory root (Claude Code
+    keeps an agent's memory in .claude/agent-memory/<agent>/ and agent-memory-local/<agent>/; an
+    index written above them is never loaded: own_index), or a Claude home or its projects/
+    (home: storage.home_folders). A record (spec.records), as formats.frontmatter_fast.PlainColon:
+    a NamedTuple's class compiles its string annotations on every scan's import path."""
 
     folder: str  # absolute
     names: tuple[str, ...]  # the sub-folders holding a MEMORY.md, sorted
     own_index: bool = False  # an agent memory root holding a MEMORY.md no session loads
+    home: bool = False  # a Claude home or its projects/: names are projects/<key>/memory
 
     @property
     def problem(self) -> str:
@@ -366,18 +364,21 @@ class FolderOfMemoryDirs(Record, frozen=True):
             if self.own_index
             else f"it holds no {ENTRYPOINT_NAME} of its own"
         )
-        return (
-            f"{terminal_line(self.folder)} is a folder of memory dirs, not one memory dir: "
-            f"{own}, and each of its sub-folders ({shown}) holds its own {ENTRYPOINT_NAME} (as "
-            "agent memory does, in .claude/agent-memory/<agent>/)"
+        what = (
+            f"a Claude home (or its projects/), with one project's memory dir in each of {shown}"
+            if self.home
+            else f"{own}, and each of its sub-folders ({shown}) holds its own {ENTRYPOINT_NAME} "
+            "(as agent memory does, in .claude/agent-memory/<agent>/)"
         )
+        name = terminal_line(self.folder)
+        return f"{name} is a folder of memory dirs, not one memory dir: {what}"
 
     @property
     def fix(self) -> str:
         """How to run the command on one of them (one line, as problem)."""
-        base = terminal_line(os.path.basename(self.folder))
+        base = "projects/<key>/memory" if self.home else f"{os.path.basename(self.folder)}/<name>"
         example = terminal_line(os.path.join(self.folder, self.names[0]))
-        return f"pass {base}/<name>, one memory dir at a time, such as {example}"
+        return f"pass {terminal_line(base)}, one memory dir at a time, such as {example}"
 
 
 def _holds_nothing(folder: str) -> bool:
@@ -427,6 +428,8 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
     own_index = os.path.lexists(os.path.join(root, ENTRYPOINT_NAME))
     if own_index and not agent_root:
         return None
+    if not agent_root and (homes := home_memory_dirs(root)):  # ~/.claude, or its projects/
+        return FolderOfMemoryDirs(root, homes, home=True)
     try:
         with os.scandir(root) as it:
             entries = list(it)

@@ -105,10 +105,21 @@ def test_a_single_day_is_exact_and_a_period_is_not() -> None:
         "the monday standup",  # a lowercase weekday alone is not flagged
         "Never schedule a migration on a Friday.",  # any Friday: a rule, not a date
         "No Friday deploys, and no deploy on any Saturday.",
+        # fresh34: a range of weekdays is a weekly schedule (a deploy window), not a date
+        "Production deploys happen Tuesday to Thursday, 10:00-15:00 Helsinki time.",
+        "On call Monday\u2013Friday, standup Monday-Friday, reviews Monday through Friday.",
     ],
 )
 def test_anchored_recurring_or_lowercase_weekdays_are_not_relative_dates(text: str) -> None:
     assert find_relative_dates(text) == []
+
+
+def test_a_weekday_range_opened_by_next_stays_two_relative_dates() -> None:
+    # a guard: a range opened by "next" names days of one week, both still relative dates
+    assert [h.phrase for h in find_relative_dates("Off next Tuesday to Thursday.")] == [
+        "next Tuesday",
+        "Thursday",
+    ]
 
 
 def test_finder_reports_line_span_and_phrase_in_reading_order() -> None:

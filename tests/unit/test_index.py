@@ -1519,6 +1519,21 @@ def test_an_index_of_wikilinks_gets_no_second_line_from_the_rebuild_or_the_dream
     assert [f for a in adds for f in a.files if f != "MEMORY.md"] == ["clay-supplier.md"]
 
 
+def test_an_index_linking_memories_by_name_gets_no_second_line_from_the_rebuild_or_the_dream(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fresh34: a `[[name]]` line finds the memory whose name: it is, as a body link does; the
+    # rebuild added a generated line for each such memory and called the person's lines dangling
+    mem = real_dir("wikilink-index-by-name")
+    for folder in (mem, mem / "team"):
+        text = (folder / "MEMORY.md").read_text(encoding="utf-8")
+        r = plan_index_rebuild(folder, drop_dangling=True)  # team/ is read as the team scope
+        assert r.merged.added == () and r.text == text
+    assert plan_index_rebuild(mem).merged.dangling == ("ingest-retries.md",)
+    plan = plan_consolidation(mem)  # the dream reads the lines the same way
+    assert not [a for a in plan.actions if a.kind == "add_missing_index_line"]
+
+
 def test_an_index_of_plain_names_gets_no_second_line_from_the_rebuild_or_the_dream(
     tmp_path: Path,
 ) -> None:

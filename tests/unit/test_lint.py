@@ -2101,6 +2101,20 @@ def test_an_index_of_wikilinks_lists_its_files_and_names_a_missing_one_as_a_link
     assert "line names `glaze-recipes.md` as a [[name]] link" in missing.message
 
 
+def test_an_index_line_linking_a_memory_by_its_name_lists_that_memory(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fresh34: `- [[deploy-window]] — hook` over `project_deploy_window.md` (name: deploy-window)
+    # was index-dangling-name on every line and not-in-index for every memory, while the same
+    # link in a body found the memory; only the link no memory answers to is named now
+    mem = real_dir("wikilink-index-by-name")
+    found = lint_memory_dir(mem, now_ms=NOW_MS)
+    assert not [f for f in found if f.rule == "not-in-index"]
+    (missing,) = [f for f in found if f.rule == "index-dangling-name"]
+    assert (missing.path, missing.line) == ("MEMORY.md", 6)
+    assert "`ingest-retries.md`" in missing.message
+
+
 def test_an_index_of_plain_file_names_lists_its_files_and_names_a_missing_one_as_plain(
     tmp_path: Path,
 ) -> None:

@@ -1,0 +1,86 @@
+"""Editing MEMORY.md's lines: one entry line put in place of a memory's old one (kept where a
+person placed it, with their list marker) or appended, and a memory's entry lines taken out;
+every other line kept as it was, line ends in the file's own style.
+
+Reading lines is formats.index_lines; formats.index_batch makes many such edits in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
+from memdir_nb.formats.index_lines import norm_target, parse_entry_line
+from memdir_nb.spec.text import as_lf, in_style, line_end_style
+
+# The line an edit adds to close a block comment left open to the end of an index, before the
+# line it appends (the comment still ends where the text ended).
+COMMENT_CLOSE = "-->"
+
+
+def split_keep_end(text: str) -> tuple[list[str], bool]:
+    """Lines of text (CRLF and a CR-only file's CR ends made LF: as_lf), and whether it ended
+    with a line end."""
+    text = as_lf(text)
+    ends = text.endswith("\n")
+    body = text[:-1] if ends else text
+    return (body.split("\n") if body else []), ends
+
+
+_LIST_LEAD = re.compile(r"^(?P<lead>[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]+)")
+
+
+def in_place_of(old_line: str, entry_line: str) -> str:
+    """entry_line (a `- [Title](file.md)` line) as it replaces old_line: with old_line's indent
+    and list marker, so an entry a person nested under another bullet, or numbered, stays where
+    it stands in their list. A line that is no list item (a table row, a heading) gets the
+    plain entry line, as before."""
+    m = _LIST_LEAD.match(old_line)
+    if m is None or not entry_line.startswith("- "):
+        return entry_line
+    return m.group("lead") + entry_line[2:]
+
+
+def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
+    """Replace the entry line for target (dropping duplicates of it), or append one."""
+    if "\n" in entry_line.strip("\n"):
+        raise ValueError("an index entry must be a single line; use format_index_entry to build it")
+    entry_line = entry_line.strip("\n")
+    want = norm_target(target)
+    lines, ends = split_keep_end(text)
+    loaded = loaded_line_flags("\n".join(lines))
+    out: list[str] = []
+    replaced = False
+    for no, line in enumerate(lines, start=1):
+        # a line inside a comment is no entry: replacing it there would leave the memory unloaded
+        entry = parse_entry_line(line, no) if loaded[no - 1] else None
+        if entry is not None and entry.target == want:
+            if not replaced:
+                out.append(in_place_of(line, entry_line))
+                replaced = True
+            continue
+        out.append(line)
+    if not replaced:
+        if ends_in_open_comment(text):  # a line after it would never be loaded: close it first
+            out.append(COMMENT_CLOSE)
+        out.append(entry_line)
+        ends = True
+    return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))
+
+
+def remove_index_entry(text: str, target: str) -> str:
+    """MEMORY.md text without the loaded entry line(s) for target; everything else kept as it
+    was, a copy a person commented out (or left in the frontmatter) too: it is no entry."""
+    want = norm_target(target)
+    lines, ends = split_keep_end(text)
+    loaded = loaded_line_flags("\n".join(lines))
+    out = [
+        line
+        for no, line in enumerate(lines, start=1)
+        if not loaded[no - 1]
+        or (entry := parse_entry_line(line, no)) is None
+        or entry.target != want
+    ]
+    if not out:
+        return ""
+    return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))
