@@ -10,7 +10,14 @@ are pure functions of file contents:
 * `d` + a digest of a near-duplicate block's members, each as its file's SHA-256 and its
   name (a name may come from the file's path): the block's pairs, as indexes into it;
 * `c` + a digest of one type's members (their SHA-256s, in the plan's order): that type's
-  contradiction pairs, as places among its members.
+  contradiction pairs, as places among its members;
+* `p` + a file's SHA-256: whether each contradiction candidate pair it is the first member of
+  reaches the threshold, the pair keyed by both members' SHA-256s in sorted order (the first
+  member is the smaller hash; the other is named by its first PARTNER_CHARS hex digits). When
+  a type changed (its `c` key is not kept), its candidates are found again, but only the
+  pairs with no kept score are scored. A score depends only on the two texts (the scorer is
+  symmetric), so it is kept whatever else the type holds; which pairs are candidates depends
+  on the whole type, so that is worked out each time.
 
 A value is used only in the shape written (checked here), and the file's `version` names the
 code that made the values: FORMAT (bumped whenever a change here or in what these functions
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -48,6 +56,11 @@ MAX_ENTRIES = 50_000
 MAX_BYTES = 16 * 1024 * 1024
 # The cache files this process has open (a notebook may plan dirs with several cache roots).
 _OPEN_MAX = 4
+
+# The hex digits of a pair's second member's hash kept in its first member's `p` entry: 128
+# bits, so two files that share them are as unlikely as two that share a whole hash.
+PARTNER_CHARS = 32
+_SCORES = re.compile(rf"(?:[0-9a-f]{{{PARTNER_CHARS}}}[01])*")
 
 Head = tuple[str | None, str, str]
 Pairs = tuple[tuple[int, int], ...]
@@ -107,6 +120,10 @@ class KnownTypes:
         self.mems: list[_Kept] = mems
         self.pairs: list[tuple[int, int]] = []
         self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
+        self.reached: list[tuple[int, int]] = []  # candidates kept as reaching the threshold
+        self.scoring: list[tuple[int, int]] = []  # candidates with no kept score
+        self.scores: dict[str, dict[str, bool]] = {}  # a hash's `p` entry, as read or made
+        self.now: dict[str, dict[str, bool]] = {}  # this plan's candidates' scores, by pair
 
     def __call__(self, members: list[int]) -> bool:
         shas = [self.mems[i].sha for i in members]
@@ -121,6 +138,51 @@ class KnownTypes:
             i, j = members[a], members[b]
             self.pairs.append((i, j) if i < j else (j, i))
         return True
+
+    def _pair(self, i: int, j: int) -> tuple[str, str] | None:
+        """A candidate's key: its members' hashes, the smaller first (the other cut to
+        PARTNER_CHARS), or None when one is not known."""
+        a, b = self.mems[i].sha, self.mems[j].sha
+        if not (a and b):
+            return None
+        return (a, b[:PARTNER_CHARS]) if a <= b else (b, a[:PARTNER_CHARS])
+
+    def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The candidates (pairs of indexes into mems) with no kept score, to be scored; those
+        kept as reaching the threshold go to `reached`, the others are left out."""
+        todo: list[tuple[int, int]] = []
+        for i, j in candidates:
+            key = self._pair(i, j)
+            if key is None:
+                todo.append((i, j))
+                continue
+            first, other = key
+            kept = self.scores.get(first)
+            if kept is None:
+                kept = self.scores[first] = self.disk.scores(first)
+            reached = kept.get(other)
+            if reached is None:
+                todo.append((i, j))
+                continue
+            self.now.setdefault(first, {})[other] = reached
+            if reached:
+                self.reached.append((i, j))
+        self.scoring += todo
+        return todo
+
+    def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """found (the pairs of `scoring` that reached the threshold) and `reached`; keeps the
+        scores of `scoring`, each first member's entry holding its candidates in this plan."""
+        reached = set(found)
+        changed: set[str] = set()
+        for i, j in self.scoring:
+            key = self._pair(i, j)
+            if key is not None:
+                self.now.setdefault(key[0], {})[key[1]] = (i, j) in reached
+                changed.add(key[0])
+        for first in changed:
+            self.disk.put_scores(first, self.now[first])
+        return [*found, *self.reached]
 
     def store(self, found: list[tuple[int, int]]) -> None:
         """Keep the pairs of each type the disk did not answer (its members' hashes all
@@ -169,6 +231,21 @@ class PlanCache:
 
     def put_head(self, sha: str, head: Head) -> None:
         self.file.put("h" + sha, head)  # JSON writes the tuple as a list
+
+    def scores(self, sha: str) -> dict[str, bool]:
+        """The kept scores of the contradiction pairs whose first member's hash is sha: the
+        other's PARTNER_CHARS hex digits -> whether the pair reaches the threshold."""
+        value = self.file.get("p" + sha)  # a string of records as written, or not used
+        if not (isinstance(value, str) and _SCORES.fullmatch(value)):
+            return {}
+        step = PARTNER_CHARS + 1
+        return {
+            value[k : k + PARTNER_CHARS]: value[k + PARTNER_CHARS] == "1"
+            for k in range(0, len(value), step)
+        }
+
+    def put_scores(self, sha: str, scores: dict[str, bool]) -> None:
+        self.file.put("p" + sha, "".join(f"{o}{int(r)}" for o, r in scores.items()))
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""
