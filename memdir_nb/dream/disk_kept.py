@@ -11,8 +11,9 @@ are pure functions of file contents:
   name (a name may come from the file's path): the block's pairs, as indexes into it;
 * `c` + a digest of one type's members (their SHA-256s, in the plan's order): that type's
   contradiction pairs, as places among its members;
-* `p` + a file's SHA-256: whether each contradiction candidate pair it is the first member of
-  reaches the threshold, the pair keyed by both members' SHA-256s in sorted order (the first
+* `p` + a file's SHA-256, in a second file (PAIRS_FILENAME, read only by a plan that has a
+  changed type, so an unchanged dir's plan does not parse it): whether each contradiction
+  candidate pair it is the first member of reaches the threshold, the pair keyed by both members' SHA-256s in sorted order (the first
   member is the smaller hash; the other is named by its first PARTNER_CHARS hex digits). When
   a type changed (its `c` key is not kept), its candidates are found again, but only the
   pairs with no kept score are scored. A score depends only on the two texts (the scorer is
@@ -32,6 +33,7 @@ import os
 import re
 import warnings
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -50,7 +52,9 @@ from memdir_nb.storage.scan import StatKey, stat_key
 # Bump when the code behind any value kept here changes what it gives.
 FORMAT = 1
 CACHE_FILENAME = "dream-plan.json"
+PAIRS_FILENAME = "dream-pairs.json"
 KIND = "memdir_nb dream plan"
+PAIRS_KIND = "memdir_nb dream pair scores"
 # About 20,000 files' headers and their blocks; the file's size caps it in memory too.
 MAX_ENTRIES = 50_000
 MAX_BYTES = 16 * 1024 * 1024
@@ -120,10 +124,12 @@ class KnownTypes:
         self.mems: list[_Kept] = mems
         self.pairs: list[tuple[int, int]] = []
         self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
+        self.shas = [m.sha for m in mems]
         self.reached: list[tuple[int, int]] = []  # candidates kept as reaching the threshold
-        self.scoring: list[tuple[int, int]] = []  # candidates with no kept score
-        self.scores: dict[str, dict[str, bool]] = {}  # a hash's `p` entry, as read or made
-        self.now: dict[str, dict[str, bool]] = {}  # this plan's candidates' scores, by pair
+        # the candidates with no kept score, each with its key: (first hash, other's digits)
+        self.scoring: list[tuple[str, str, tuple[int, int]]] = []
+        self.scores: dict[str, dict[str, str]] = {}  # a hash's `p` entry, as read or made
+        self.now: dict[str, dict[str, str]] = {}  # this plan's candidates' scores ("1", "0")
 
     def __call__(self, members: list[int]) -> bool:
         shas = [self.mems[i].sha for i in members]
@@ -139,49 +145,44 @@ class KnownTypes:
             self.pairs.append((i, j) if i < j else (j, i))
         return True
 
-    def _pair(self, i: int, j: int) -> tuple[str, str] | None:
-        """A candidate's key: its members' hashes, the smaller first (the other cut to
-        PARTNER_CHARS), or None when one is not known."""
-        a, b = self.mems[i].sha, self.mems[j].sha
-        if not (a and b):
-            return None
-        return (a, b[:PARTNER_CHARS]) if a <= b else (b, a[:PARTNER_CHARS])
-
     def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The candidates (pairs of indexes into mems) with no kept score, to be scored; those
-        kept as reaching the threshold go to `reached`, the others are left out."""
+        kept as reaching the threshold go to `reached`, the others are left out. A pair's key
+        is its members' hashes, the smaller first (the other cut to PARTNER_CHARS)."""
+        shas, scores, now, cut = self.shas, self.scores, self.now, PARTNER_CHARS
         todo: list[tuple[int, int]] = []
-        for i, j in candidates:
-            key = self._pair(i, j)
-            if key is None:
-                todo.append((i, j))
+        for pair in candidates:
+            a, b = shas[pair[0]], shas[pair[1]]
+            if not (a and b):
+                todo.append(pair)
                 continue
-            first, other = key
-            kept = self.scores.get(first)
+            if b < a:
+                a, b = b, a
+            other = b[:cut]
+            kept = scores.get(a)
             if kept is None:
-                kept = self.scores[first] = self.disk.scores(first)
+                kept = scores[a] = self.disk.scores(a)
             reached = kept.get(other)
             if reached is None:
-                todo.append((i, j))
+                todo.append(pair)
+                self.scoring.append((a, other, pair))
                 continue
-            self.now.setdefault(first, {})[other] = reached
-            if reached:
-                self.reached.append((i, j))
-        self.scoring += todo
+            now.setdefault(a, {})[other] = reached
+            if reached == "1":
+                self.reached.append(pair)
         return todo
 
     def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """found (the pairs of `scoring` that reached the threshold) and `reached`; keeps the
         scores of `scoring`, each first member's entry holding its candidates in this plan."""
         reached = set(found)
+        now = self.now
         changed: set[str] = set()
-        for i, j in self.scoring:
-            key = self._pair(i, j)
-            if key is not None:
-                self.now.setdefault(key[0], {})[key[1]] = (i, j) in reached
-                changed.add(key[0])
+        for a, other, pair in self.scoring:
+            now.setdefault(a, {})[other] = "1" if pair in reached else "0"
+            changed.add(a)
         for first in changed:
-            self.disk.put_scores(first, self.now[first])
+            self.disk.put_scores(first, now[first])
         return [*found, *self.reached]
 
     def store(self, found: list[tuple[int, int]]) -> None:
@@ -218,6 +219,7 @@ class PlanCache:
             max_entries=MAX_ENTRIES,
             max_bytes=MAX_BYTES,
         )
+        self.pairs_file: DerivedCache | None = None  # PAIRS_FILENAME's, once asked for
 
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
@@ -232,20 +234,29 @@ class PlanCache:
     def put_head(self, sha: str, head: Head) -> None:
         self.file.put("h" + sha, head)  # JSON writes the tuple as a list
 
-    def scores(self, sha: str) -> dict[str, bool]:
+    def _pairs(self) -> DerivedCache:
+        """The pair scores' file, read when first asked for."""
+        if self.pairs_file is None:
+            self.pairs_file = DerivedCache(
+                self.file.path.with_name(PAIRS_FILENAME),
+                kind=PAIRS_KIND,
+                version=self.file.version,
+                max_entries=MAX_ENTRIES,
+                max_bytes=MAX_BYTES,
+            )
+        return self.pairs_file
+
+    def scores(self, sha: str) -> dict[str, str]:
         """The kept scores of the contradiction pairs whose first member's hash is sha: the
-        other's PARTNER_CHARS hex digits -> whether the pair reaches the threshold."""
-        value = self.file.get("p" + sha)  # a string of records as written, or not used
+        other's PARTNER_CHARS hex digits -> "1" when the pair reaches the threshold, else "0"."""
+        value = self._pairs().get("p" + sha)  # a string of records as written, or not used
         if not (isinstance(value, str) and _SCORES.fullmatch(value)):
             return {}
-        step = PARTNER_CHARS + 1
-        return {
-            value[k : k + PARTNER_CHARS]: value[k + PARTNER_CHARS] == "1"
-            for k in range(0, len(value), step)
-        }
+        cut = PARTNER_CHARS
+        return {value[k : k + cut]: value[k + cut] for k in range(0, len(value), cut + 1)}
 
-    def put_scores(self, sha: str, scores: dict[str, bool]) -> None:
-        self.file.put("p" + sha, "".join(f"{o}{int(r)}" for o, r in scores.items()))
+    def put_scores(self, sha: str, scores: dict[str, str]) -> None:
+        self._pairs().put("p" + sha, "".join(chain.from_iterable(scores.items())))
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""
@@ -261,10 +272,12 @@ class PlanCache:
     def save(self) -> None:
         """Write what this plan made; say once per process why, when it cannot be written."""
         self.file.save()
+        if self.pairs_file is not None:
+            self.pairs_file.save()
         path = str(self.file.path)
         if _OPEN.get(path, (None, None))[1] is self:
             _OPEN[path] = (_identity(path), self)
-        problem = self.file.problem
+        problem = self.file.problem or (self.pairs_file and self.pairs_file.problem)
         if problem and problem not in _said:
             _said.add(problem)
             warnings.warn(problem, PlanCacheWarning, stacklevel=3)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from memdir_nb.dream import compare, disk_kept
 from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import ConsolidationPlan
-from memdir_nb.dream.disk_kept import CACHE_FILENAME, PlanCacheWarning
+from memdir_nb.dream.disk_kept import CACHE_FILENAME, PAIRS_FILENAME, PlanCacheWarning
 from memdir_nb.dream.kept import BlockResults
 from memdir_nb.dream.plan import plan_consolidation
 
@@ -307,7 +307,7 @@ def test_two_processes_planning_at_once_share_the_file_and_change_no_plan(
         outs = [child.communicate() for child in children]
         assert [child.returncode for child in children] == [0, 0, 0, 0], outs
         assert [json.loads(out) for out, _ in outs] == [*want, *want]
-    assert sorted(os.listdir(cache)) == [CACHE_FILENAME]  # no temp file left behind
+    assert sorted(os.listdir(cache)) == [PAIRS_FILENAME, CACHE_FILENAME]  # no temp file left
     doc = json.loads((cache / CACHE_FILENAME).read_bytes())
     assert doc["kind"] == disk_kept.KIND
 
