@@ -439,3 +439,47 @@ def test_a_pairs_kept_score_is_found_whatever_the_plans_order(
     scored = _Scored(monkeypatch)
     assert _plan(monkeypatch, root, cache) == bare
     assert scored.pairs and all("zebra" in a + b for a, b in scored.pairs)
+
+
+def test_an_unchanged_dirs_warm_plan_does_not_read_the_pair_scores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pair scores are read only for a type that changed: an unchanged dir's warm plan
+    leaves even a garbage pairs file as it is (it neither parses nor rewrites it)."""
+    root = _build(tmp_path / "memory", seed=5)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    assert _plan(monkeypatch, root, cache) == bare
+    (cache / PAIRS_FILENAME).write_bytes(b"\x00 not json")
+    assert _plan(monkeypatch, root, cache) == bare
+    assert (cache / PAIRS_FILENAME).read_bytes() == b"\x00 not json"
+
+
+def _damaged(value: str, damage: str) -> Any:
+    if damage == "cut-values":
+        return value[:-1]
+    if damage == "lists":
+        return [value]
+    return value.upper().replace("0", "1")
+
+
+@pytest.mark.parametrize("damage", ["garbage", "cut-values", "lists", "upper-case"])
+def test_a_damaged_pairs_file_changes_no_plan_of_a_changed_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    root = _build(tmp_path / "memory", seed=6)
+    cache = tmp_path / "cache"
+    _plan(monkeypatch, root, cache)
+    pairs = cache / PAIRS_FILENAME
+    doc = json.loads(pairs.read_text(encoding="utf-8"))
+    entries = doc["entries"]
+    assert entries and all(key.startswith("p") for key in entries)
+    if damage == "garbage":
+        pairs.write_bytes(b"{[")
+    else:
+        doc["entries"] = {key: _damaged(value, damage) for key, value in entries.items()}
+        pairs.write_text(json.dumps(doc), encoding="utf-8")
+    for n in range(0, 36, 9):  # every type holds a changed memory
+        _edit(root, "body", n)
+    assert _plan(monkeypatch, root, cache) == _plan(monkeypatch, root)
+    assert json.loads(pairs.read_text(encoding="utf-8"))["kind"] == disk_kept.PAIRS_KIND
