@@ -63,6 +63,10 @@ class DiskTypes(Protocol):
 
     def store(self, found: list[tuple[int, int]]) -> None: ...
 
+    def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
+
+    def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
+
 
 def _ascii_tokens(text: str) -> set[str] | None:
     """The distinct whitespace-separated tokens of an ASCII text; None for other text."""
@@ -272,7 +276,8 @@ def contradiction_pairs_beside(
     - else here, before the block.
 
     known: the types an earlier process compared (dream.disk_kept), neither prepared nor
-    scored; it keeps the others' pairs when they are found. Not used in a forked child.
+    scored; of the others' candidates, only the pairs it holds no score for are scored, and it
+    keeps what is found. Not used in a forked child.
     """
     if fork_pays(len(mems), BESIDE_MIN_MEMORIES):
         with beside_this_process(partial(_contradiction_pairs, mems, fuzz, stems)) as result:
@@ -289,9 +294,11 @@ def contradiction_pairs_beside(
                 kept.extend(across_in_mems(found, negs, plain))
             else:
                 compared.append((key, negs, plain))
-                yield _block_candidates(negs, plain, keys)
+                candidates = _block_candidates(negs, plain, keys)
+                yield _unscored(candidates, known)
 
     def done(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        found = _with_kept(found, known)
         for key, pairs in across_by_block(compared, found):
             _CONTRADICTION_BLOCKS.put(key, pairs)
         result = sorted([*found, *kept, *(known.pairs if known else ())])
@@ -317,6 +324,17 @@ def contradiction_pairs_beside(
         else:  # few in all: pair by pair, here, as _similar_pairs scores so few
             found = done(_similar_pairs(few, texts, fuzz))
             yield lambda: found
+
+
+def _unscored(candidates: list[tuple[int, int]], known: DiskTypes | None) -> list[tuple[int, int]]:
+    """The candidates whose score an earlier plan did not keep (known: where it kept them)."""
+    return known.unscored(candidates) if known is not None else candidates
+
+
+def _with_kept(found: list[tuple[int, int]], known: DiskTypes | None) -> list[tuple[int, int]]:
+    """found (the scored pairs that reach the threshold) and the unscored candidates kept as
+    reaching it; known keeps the new scores."""
+    return known.scored(found) if known is not None else found
 
 
 # What each type block's contradiction step found (its pairs as (place among the negated,

@@ -10,7 +10,15 @@ are pure functions of file contents:
 * `d` + a digest of a near-duplicate block's members, each as its file's SHA-256 and its
   name (a name may come from the file's path): the block's pairs, as indexes into it;
 * `c` + a digest of one type's members (their SHA-256s, in the plan's order): that type's
-  contradiction pairs, as places among its members.
+  contradiction pairs, as places among its members;
+* `p` + a file's SHA-256, in a second file (PAIRS_FILENAME, read only by a plan that has a
+  changed type, so an unchanged dir's plan does not parse it): whether each contradiction
+  candidate pair it is the first member of reaches the threshold, the pair keyed by both members' SHA-256s in sorted order (the first
+  member is the smaller hash; the other is named by its first PARTNER_CHARS hex digits). When
+  a type changed (its `c` key is not kept), its candidates are found again, but only the
+  pairs with no kept score are scored. A score depends only on the two texts (the scorer is
+  symmetric), so it is kept whatever else the type holds; which pairs are candidates depends
+  on the whole type, so that is worked out each time.
 
 A value is used only in the shape written (checked here), and the file's `version` names the
 code that made the values: FORMAT (bumped whenever a change here or in what these functions
@@ -22,8 +30,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import warnings
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -42,12 +52,19 @@ from memdir_nb.storage.scan import StatKey, stat_key
 # Bump when the code behind any value kept here changes what it gives.
 FORMAT = 1
 CACHE_FILENAME = "dream-plan.json"
+PAIRS_FILENAME = "dream-pairs.json"
 KIND = "memdir_nb dream plan"
+PAIRS_KIND = "memdir_nb dream pair scores"
 # About 20,000 files' headers and their blocks; the file's size caps it in memory too.
 MAX_ENTRIES = 50_000
 MAX_BYTES = 16 * 1024 * 1024
 # The cache files this process has open (a notebook may plan dirs with several cache roots).
 _OPEN_MAX = 4
+
+# The hex digits of a pair's second member's hash kept in its first member's `p` entry: 128
+# bits, so two files that share them are as unlikely as two that share a whole hash.
+PARTNER_CHARS = 32
+_SCORES = re.compile(rf"(?:[0-9a-f]{{{PARTNER_CHARS}}}[01])*")
 
 Head = tuple[str | None, str, str]
 Pairs = tuple[tuple[int, int], ...]
@@ -107,6 +124,12 @@ class KnownTypes:
         self.mems: list[_Kept] = mems
         self.pairs: list[tuple[int, int]] = []
         self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
+        self.shas = [m.sha for m in mems]
+        self.reached: list[tuple[int, int]] = []  # candidates kept as reaching the threshold
+        # the candidates with no kept score, each with its key: (first hash, other's digits)
+        self.scoring: list[tuple[str, str, tuple[int, int]]] = []
+        self.scores: dict[str, dict[str, str]] = {}  # a hash's `p` entry, as read or made
+        self.now: dict[str, dict[str, str]] = {}  # this plan's candidates' scores ("1", "0")
 
     def __call__(self, members: list[int]) -> bool:
         shas = [self.mems[i].sha for i in members]
@@ -121,6 +144,46 @@ class KnownTypes:
             i, j = members[a], members[b]
             self.pairs.append((i, j) if i < j else (j, i))
         return True
+
+    def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The candidates (pairs of indexes into mems) with no kept score, to be scored; those
+        kept as reaching the threshold go to `reached`, the others are left out. A pair's key
+        is its members' hashes, the smaller first (the other cut to PARTNER_CHARS)."""
+        shas, scores, now, cut = self.shas, self.scores, self.now, PARTNER_CHARS
+        todo: list[tuple[int, int]] = []
+        for pair in candidates:
+            a, b = shas[pair[0]], shas[pair[1]]
+            if not (a and b):
+                todo.append(pair)
+                continue
+            if b < a:
+                a, b = b, a
+            other = b[:cut]
+            kept = scores.get(a)
+            if kept is None:
+                kept = scores[a] = self.disk.scores(a)
+            reached = kept.get(other)
+            if reached is None:
+                todo.append(pair)
+                self.scoring.append((a, other, pair))
+                continue
+            now.setdefault(a, {})[other] = reached
+            if reached == "1":
+                self.reached.append(pair)
+        return todo
+
+    def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """found (the pairs of `scoring` that reached the threshold) and `reached`; keeps the
+        scores of `scoring`, each first member's entry holding its candidates in this plan."""
+        reached = set(found)
+        now = self.now
+        changed: set[str] = set()
+        for a, other, pair in self.scoring:
+            now.setdefault(a, {})[other] = "1" if pair in reached else "0"
+            changed.add(a)
+        for first in changed:
+            self.disk.put_scores(first, now[first])
+        return [*found, *self.reached]
 
     def store(self, found: list[tuple[int, int]]) -> None:
         """Keep the pairs of each type the disk did not answer (its members' hashes all
@@ -156,6 +219,7 @@ class PlanCache:
             max_entries=MAX_ENTRIES,
             max_bytes=MAX_BYTES,
         )
+        self.pairs_file: DerivedCache | None = None  # PAIRS_FILENAME's, once asked for
 
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
@@ -169,6 +233,30 @@ class PlanCache:
 
     def put_head(self, sha: str, head: Head) -> None:
         self.file.put("h" + sha, head)  # JSON writes the tuple as a list
+
+    def _pairs(self) -> DerivedCache:
+        """The pair scores' file, read when first asked for."""
+        if self.pairs_file is None:
+            self.pairs_file = DerivedCache(
+                self.file.path.with_name(PAIRS_FILENAME),
+                kind=PAIRS_KIND,
+                version=self.file.version,
+                max_entries=MAX_ENTRIES,
+                max_bytes=MAX_BYTES,
+            )
+        return self.pairs_file
+
+    def scores(self, sha: str) -> dict[str, str]:
+        """The kept scores of the contradiction pairs whose first member's hash is sha: the
+        other's PARTNER_CHARS hex digits -> "1" when the pair reaches the threshold, else "0"."""
+        value = self._pairs().get("p" + sha)  # a string of records as written, or not used
+        if not (isinstance(value, str) and _SCORES.fullmatch(value)):
+            return {}
+        cut = PARTNER_CHARS
+        return {value[k : k + cut]: value[k + cut] for k in range(0, len(value), cut + 1)}
+
+    def put_scores(self, sha: str, scores: dict[str, str]) -> None:
+        self._pairs().put("p" + sha, "".join(chain.from_iterable(scores.items())))
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""
@@ -184,10 +272,12 @@ class PlanCache:
     def save(self) -> None:
         """Write what this plan made; say once per process why, when it cannot be written."""
         self.file.save()
+        if self.pairs_file is not None:
+            self.pairs_file.save()
         path = str(self.file.path)
         if _OPEN.get(path, (None, None))[1] is self:
             _OPEN[path] = (_identity(path), self)
-        problem = self.file.problem
+        problem = self.file.problem or (self.pairs_file and self.pairs_file.problem)
         if problem and problem not in _said:
             _said.add(problem)
             warnings.warn(problem, PlanCacheWarning, stacklevel=3)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from memdir_nb.dream import compare, disk_kept
 from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import ConsolidationPlan
-from memdir_nb.dream.disk_kept import CACHE_FILENAME, PlanCacheWarning
+from memdir_nb.dream.disk_kept import CACHE_FILENAME, PAIRS_FILENAME, PlanCacheWarning
 from memdir_nb.dream.kept import BlockResults
 from memdir_nb.dream.plan import plan_consolidation
 
@@ -307,7 +307,7 @@ def test_two_processes_planning_at_once_share_the_file_and_change_no_plan(
         outs = [child.communicate() for child in children]
         assert [child.returncode for child in children] == [0, 0, 0, 0], outs
         assert [json.loads(out) for out, _ in outs] == [*want, *want]
-    assert sorted(os.listdir(cache)) == [CACHE_FILENAME]  # no temp file left behind
+    assert sorted(os.listdir(cache)) == [PAIRS_FILENAME, CACHE_FILENAME]  # no temp file left
     doc = json.loads((cache / CACHE_FILENAME).read_bytes())
     assert doc["kind"] == disk_kept.KIND
 
@@ -361,3 +361,125 @@ def test_a_memory_named_by_its_path_is_compared_again_when_moved(
     bare = _plan(monkeypatch, root)
     assert "merge_duplicates" not in " ".join(bare[0])
     assert _plan(monkeypatch, root, cache) == bare
+
+
+def _feedback(root: Path, name: str, description: str, body: str, age_hours: int) -> None:
+    path = root / f"{name}.md"
+    text = f"---\nname: {name}\ndescription: {description}\ntype: feedback\n---\n\n{body}\n"
+    path.write_text(text, encoding="utf-8")
+    when = NOW_MS / 1000 - age_hours * 3_600
+    os.utime(path, (when, when))
+
+
+_RULE = "never use tabs for indentation in the build scripts"
+_RULE_BODY = "The old linter of the ci rejects them since march, said the release team."
+
+
+def test_a_changed_partner_of_an_unchanged_memory_is_scored_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A contradiction pair's kept score is keyed by both members' hashes: when one member
+    changes (still a candidate, now scoring under the threshold), the pair is scored again.
+    Several pairs, so some unchanged member has the smaller hash (its entry holds the pair)."""
+    root = tmp_path / "memory"
+    root.mkdir()
+    cache = tmp_path / "cache"
+    for k in range(4):
+        _feedback(root, f"rule_{k}", f"{_RULE} {k}", _RULE_BODY, k)
+        _feedback(
+            root,
+            f"tabs_{k}",
+            f"use tabs for indentation in the build scripts {k}",
+            "Make wants them.",
+            10 + k,
+        )
+    flagged = _plan(monkeypatch, root)
+    assert "flag_contradiction" in " ".join(flagged[0])
+    assert _plan(monkeypatch, root, cache) == flagged
+    for k in range(4):
+        body = "Make wants them; the pager woke us twice over spaces."
+        _feedback(
+            root, f"tabs_{k}", f"use tabs in the makefiles of the release team {k}", body, 10 + k
+        )
+    scored = _Scored(monkeypatch)
+    bare = _plan(monkeypatch, root)
+    assert "flag_contradiction" not in " ".join(bare[0]) and scored.pairs  # still candidates
+    assert _plan(monkeypatch, root, cache) == bare
+
+
+class _Scored:
+    """The contradiction texts of every pair handed to the scorer (pair by pair)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.pairs: list[tuple[str, str]] = []
+        real = compare._similar_pairs
+
+        def scored(pairs: list[tuple[int, int]], texts: list[str], fuzz: Any) -> Any:
+            self.pairs += [(texts[i], texts[j]) for i, j in pairs]
+            return real(pairs, texts, fuzz)
+
+        monkeypatch.setattr(compare, "_similar_pairs", scored)
+
+
+def test_a_pairs_kept_score_is_found_whatever_the_plans_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pair is keyed by its members' hashes in sorted order, not the plan's: after every
+    file's time is turned around (every type's order, so its key, changes) and one memory is
+    added, a warm plan scores only the new memory's candidates."""
+    root = _build(tmp_path / "memory", seed=3)
+    cache = tmp_path / "cache"
+    _plan(monkeypatch, root, cache)
+    files = sorted(p for p in root.glob("*.md") if p.name != "MEMORY.md")
+    for n, path in enumerate(files):
+        when = NOW_MS / 1000 - (len(files) - n) * 3_600
+        os.utime(path, (when, when))
+    _feedback(root, "zebra", "never deploy the release on fridays zebra", "Zebra rule.", 0)
+    bare = _plan(monkeypatch, root)
+    scored = _Scored(monkeypatch)
+    assert _plan(monkeypatch, root, cache) == bare
+    assert scored.pairs and all("zebra" in a + b for a, b in scored.pairs)
+
+
+def test_an_unchanged_dirs_warm_plan_does_not_read_the_pair_scores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pair scores are read only for a type that changed: an unchanged dir's warm plan
+    leaves even a garbage pairs file as it is (it neither parses nor rewrites it)."""
+    root = _build(tmp_path / "memory", seed=5)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    assert _plan(monkeypatch, root, cache) == bare
+    (cache / PAIRS_FILENAME).write_bytes(b"\x00 not json")
+    assert _plan(monkeypatch, root, cache) == bare
+    assert (cache / PAIRS_FILENAME).read_bytes() == b"\x00 not json"
+
+
+def _damaged(value: str, damage: str) -> Any:
+    if damage == "cut-values":
+        return value[:-1]
+    if damage == "lists":
+        return [value]
+    return value.upper().replace("0", "1")
+
+
+@pytest.mark.parametrize("damage", ["garbage", "cut-values", "lists", "upper-case"])
+def test_a_damaged_pairs_file_changes_no_plan_of_a_changed_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    root = _build(tmp_path / "memory", seed=6)
+    cache = tmp_path / "cache"
+    _plan(monkeypatch, root, cache)
+    pairs = cache / PAIRS_FILENAME
+    doc = json.loads(pairs.read_text(encoding="utf-8"))
+    entries = doc["entries"]
+    assert entries and all(key.startswith("p") for key in entries)
+    if damage == "garbage":
+        pairs.write_bytes(b"{[")
+    else:
+        doc["entries"] = {key: _damaged(value, damage) for key, value in entries.items()}
+        pairs.write_text(json.dumps(doc), encoding="utf-8")
+    for n in range(0, 36, 9):  # every type holds a changed memory
+        _edit(root, "body", n)
+    assert _plan(monkeypatch, root, cache) == _plan(monkeypatch, root)
+    assert json.loads(pairs.read_text(encoding="utf-8"))["kind"] == disk_kept.PAIRS_KIND
