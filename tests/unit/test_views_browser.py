@@ -77,6 +77,22 @@ def test_rows_find_their_index_line_the_way_lint_resolves_targets(
     assert rows["NOTES.md"] == "- [Notes](NOTES.md#loose) \u2014 a section of the notes"
 
 
+def test_a_wikilink_index_line_naming_a_memory_by_its_name_is_that_rows_index_line(
+    real_dir: Callable[[str], Path], demo_now_ms: float
+) -> None:
+    # fresh34 taught lint, the rebuild and the dream that `- [[deploy-window]]` lists the memory
+    # named deploy-window in project_deploy_window.md; the browser still showed it unindexed
+    mem = real_dir("wikilink-index-by-name")
+    rows = {r.filename: r.index_line for r in view.memory_rows(mem, now_ms=demo_now_ms)}
+    assert rows["project_deploy_window.md"] == "- [[deploy-window]] \u2014 Tue to Thu only"
+    assert rows["feedback_no_force_push.md"] == (
+        "- [[no-force-push|No force push]] \u2014 rebase, push a new branch"
+    )
+    assert rows["team/feedback_review_rules.md"] == (
+        "- [[review-rules]] \u2014 two approvals for billing"
+    )
+
+
 def test_a_team_index_line_pointing_out_of_its_scope_indexes_nothing(
     tmp_path: Path, demo_now_ms: float
 ) -> None:

@@ -10,7 +10,9 @@ from pathlib import Path
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import index_mentions, parse_index
+from memdir_nb.formats.index_lines import wiki_entry_memory
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.lint.description_audit import DescriptionAudit, audit_description
 from memdir_nb.lint.reading import read_memory_text
 from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS, TEAM_DIRNAME
@@ -107,17 +109,20 @@ def audit_row(reader: ContainedReader, root: Path, header: MemoryHeader) -> Desc
     return audit_description(mem.header.name, mem.header.description, mem.body, mem.rel)
 
 
-def _index_lines(memory_dir: Path) -> dict[str, str]:
+def _index_lines(memory_dir: Path, headers: list[MemoryHeader]) -> dict[str, str]:
     """Relative filename -> its index line, from both scopes' MEMORY.md (first line wins)."""
 
     lines: dict[str, str] = {}
-    for scope_dir, prefix in ((memory_dir, ""), (memory_dir / TEAM_DIRNAME, TEAM_DIRNAME + "/")):
+    names: LinkTargets | None = None  # made at the first `[[name]]` line with no file
+    for scope_dir, scope in ((memory_dir, "private"), (memory_dir / TEAM_DIRNAME, "team")):
+        prefix = "" if scope == "private" else TEAM_DIRNAME + "/"
         targets = IndexTargets(scope_dir, memory_dir=memory_dir)
         text = read_entrypoint(scope_dir, memory_dir=memory_dir)
         raw = as_lf(text).split("\n")  # the lines index_mentions numbers
         # an entry's line first, then a line that names the file besides its entry (lint
         # counts both as listed: formats.index_lines.line_mentions)
-        named = [(e.target, e.raw) for e in parse_index(text)]
+        entries = parse_index(text)
+        named = [(e.target, e.raw) for e in entries]
         named += [(target, raw[no - 1]) for no, target in index_mentions(text)]
         for target, line in named:
             # resolved as lint and the rebuild resolve it: `c.md#part`, and `memory/b.md`
@@ -127,6 +132,15 @@ def _index_lines(memory_dir: Path) -> dict[str, str]:
             if found is not None and found.inside:
                 rel = os.path.relpath(found.path, scope_dir).replace(os.sep, "/")
                 lines.setdefault(prefix + rel, line.strip())
+        # a `[[name]]` line with no file of that stem lists the memory its name finds, as lint,
+        # the rebuild and the dream read it (formats.index_lines.wiki_entry_memory)
+        for e in entries:
+            if e.wiki and not ((at := targets.locate(e.target)) is not None and at.is_file):
+                names = names or LinkTargets((h.filename, h.scope, h.name) for h in headers)
+                by_name = wiki_entry_memory(e, names, scope)
+                # a memory of this index's own scope, as lint lists it (team/ files for team)
+                if by_name is not None and by_name.startswith(TEAM_DIRNAME + "/") == bool(prefix):
+                    lines.setdefault(by_name, e.raw.strip())
     return lines
 
 
@@ -171,7 +185,7 @@ def memory_rows(
     now = resolve_now_ms(now_ms)
     root = Path(os.path.abspath(os.fspath(memory_dir)))
     headers = scan_memory_dir(root, limit=None).headers
-    indexed = _index_lines(root)
+    indexed = _index_lines(root, headers)
     # a file its own sub-folder's MEMORY.md lists (an agent's memory dir) is indexed there, as lint says
     nested = nested_index_lines(root, [h.filename for h in headers if h.filename not in indexed])
     reader = ContainedReader(root)
