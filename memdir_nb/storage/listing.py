@@ -15,7 +15,7 @@ import stat as _stat
 from collections.abc import Iterable
 from itertools import islice
 
-from memdir_nb.formats.names import depth_problem, folder_problem
+from memdir_nb.formats.names import depth_problem, folder_problem, is_memory_filename
 from memdir_nb.spec.constants import (
     AGENT_MEMORY_DIRNAME,
     AGENT_MEMORY_LOCAL_DIRNAME,
@@ -41,7 +41,6 @@ from memdir_nb.storage.name_kinds import (
     REPOSITORY,
     file_name_kind,
     gate_refusal,
-    is_memory_name,
     is_repository_file,
 )
 
@@ -233,7 +232,7 @@ def _visit_symlink(
     try:
         st = os.stat(entry.path)
     except OSError as exc:
-        if is_memory_name(entry.name):
+        if is_memory_filename(entry.name):
             skipped.append(SkippedFile(rel, _symlink_problem(entry.path, exc)))
         return
     if _stat.S_ISDIR(st.st_mode):
@@ -243,7 +242,7 @@ def _visit_symlink(
     if refused is not None:
         skipped.append(SkippedFile(rel, refused))
         return
-    if not is_memory_name(entry.name):
+    if not is_memory_filename(entry.name):
         return
     if not _stat.S_ISREG(st.st_mode):
         skipped.append(SkippedFile(rel, "symlink target is not a regular file"))
@@ -389,7 +388,7 @@ def _holds_nothing(folder: str) -> bool:
             for entry in it:
                 if entry.name.startswith("."):
                     continue
-                if entry.is_dir(follow_symlinks=False) or is_memory_name(entry.name):
+                if entry.is_dir(follow_symlinks=False) or is_memory_filename(entry.name):
                     return False
     except OSError:
         return False
@@ -443,7 +442,7 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
         except OSError:
             continue
         if not is_dir:
-            if is_memory_name(name) and not is_repository_file(name):
+            if is_memory_filename(name) and not is_repository_file(name):
                 return None  # a memory file of its own: a memory dir without an index yet
             continue
         if name.startswith(".") or name in (TEAM_DIRNAME, LOGS_DIRNAME):

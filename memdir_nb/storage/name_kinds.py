@@ -16,11 +16,6 @@ from memdir_nb.spec.constants import ENTRYPOINT_NAME, REPOSITORY_FILE_STEMS
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
 
 
-def is_memory_name(name: str) -> bool:
-    """Whether a file name is a memory file: the name gate (memdir_nb.formats.names) decides."""
-    return is_memory_filename(name)
-
-
 def gate_refusal(name: str) -> str | None:
     """Why a name that looks like a memory (a visible *.md, any case) is refused by the gate.
 
@@ -72,7 +67,7 @@ def file_name_kind(name: str, top_level: bool) -> tuple[str, str | None]:
     refused = gate_refusal(name)
     if refused is not None:
         return REFUSED, refused
-    if not is_memory_name(name):
+    if not is_memory_filename(name):
         return OTHER, None
     if top_level and is_repository_file(name):
         return REPOSITORY, None
