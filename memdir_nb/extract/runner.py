@@ -255,8 +255,12 @@ class ToolRunner:
     def _renamed_links(self, path: Path, rel: str, before: str, after: str) -> str:
         """The note when a Write or Edit changed the memory's `name:` and other memories' links
         that found it by the old name now find nothing: named, never rewritten, as the memory
-        tool's edit and a rename report it (storage.link_report); kept in notes too."""
-        left = links_left_by_edit(self.memory_dir, rel, before, after)
+        tool's edit and a rename report it (storage.link_report); kept in notes too. The write
+        stands whatever the report meets: a dir it cannot list gives no note (lint finds them)."""
+        try:
+            left = links_left_by_edit(self.memory_dir, rel, before, after)
+        except OSError:
+            return ""
         if not left:
             return ""
         what = name_changed(terminal_line(str(path)), header_of_text(after).name)
