@@ -155,8 +155,29 @@ bench: $(STAMP)
 # lab/.committed, or as the committed notebook); Jupyter's checkpoints go with it. JupyterLab
 # opens at lab/, so a notebook a person made or edited there is their work: then lab/ is kept
 # and its files are named (thirtieth session; `rm -rf lab` deleted them).
+#
+# demo_memory/ goes only when every file in it is one the demo builder writes, as it wrote it
+# (memdir_nb.ui.demo.build.demo_files_changed builds the demo again as of the same time and
+# compares: the rule by which `make lab`'s rebuild keeps an earlier demo). A memory saved or
+# edited there while trying the lab is a person's work: then demo_memory/ is kept and those
+# files are named; without the venv nothing can compare, so a demo dir holding files is kept
+# (keep35; `rm -rf` deleted them with no word). The check runs before the venv goes.
 clean:
-	rm -rf $(VENV) $(call shell_word,$(DEMO_DIR)) .pytest_cache
+	@demo=$(call shell_word,$(DEMO_DIR)); \
+	if [ -d "$$demo" ] && [ ! -L "$$demo" ] && [ -n "$$(ls -A "$$demo")" ]; then \
+		if [ ! -x $(BIN)/python ]; then \
+			echo "kept $$demo: without $(VENV) it cannot be compared with the demo the builder makes, so it may hold files you made or edited (remove it yourself once they are safe)"; \
+		else \
+			mine=$$($(BIN)/python -c 'import sys; from memdir_nb.ui.demo.build import print_demo_files_changed as p; sys.exit(p(sys.argv[1]))' "$$demo"); \
+			case $$? in \
+			0) rm -rf "$$demo";; \
+			1) echo "kept $$demo: it holds files you made or edited (remove it yourself once they are safe):"; \
+				echo "$$mine";; \
+			*) echo "kept $$demo: it could not be compared with the demo the builder makes (the error is above); remove it yourself once nothing in it is yours";; \
+			esac; \
+		fi; \
+	else rm -rf "$$demo"; fi
+	rm -rf $(VENV) .pytest_cache
 	@lab=$(call shell_word,$(LAB_DIR)); [ -d "$$lab" ] || exit 0; \
 	mine=$$(cd "$$lab" && find . \( -name .committed -o -name .ipynb_checkpoints \) -prune \
 		-o ! -type d -print | LC_ALL=C sort | while IFS= read -r f; do \

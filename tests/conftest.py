@@ -710,6 +710,26 @@ def build_wikilinked_dir(root: Path) -> Path:
     return root
 
 
+def build_linked_by_name_dir(root: Path) -> Path:
+    """A memory whose `name:` (`firing-calendar`) is none of its file's stem forms, linked by that
+    name from two memories (once in other capitals) and by its bare stem from a third (keep35):
+    a new `name:` strands the first two links, never the third."""
+    _put(
+        root / "project_kiln_schedule.md",
+        slug_memory(
+            "firing-calendar", "When the studio kiln fires", "project", "Bisque on Tuesdays."
+        ),
+        3,
+    )
+    for stem, link in (
+        ("feedback_glaze", "[[firing-calendar]]"),
+        ("reference_shelf", "[[Firing-Calendar]]"),
+        ("user_potter", "[[kiln-schedule]]"),
+    ):
+        _put(root / f"{stem}.md", slug_memory(stem, stem, stem.split("_")[0], f"See {link}."), 2)
+    return root
+
+
 def build_wikilinked_scopes_dir(root: Path) -> Path:
     """The wikilinked dir with team memories, for where a link finds its memory (links33): a team
     memory linking a private one (its teammates do not have it) and a team one, a private memory
@@ -847,6 +867,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "pinned-typeless": build_pinned_typeless_dir,
     "wikilinked": build_wikilinked_dir,
     "wikilinked-scopes": build_wikilinked_scopes_dir,
+    "linked-by-name": build_linked_by_name_dir,
     "wikilink-index": build_wikilink_index_dir,
     "wikilink-index-by-name": build_wikilink_index_by_name_dir,
     "bad-files": build_bad_files_dir,

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.ui.demo import build_demo_memory_dir
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -270,6 +272,68 @@ def test_make_clean_removes_a_lab_folder_of_unedited_copies(tmp_path: Path) -> N
 
     assert done.returncode == 0, done.stderr
     assert not (checkout / "lab").exists()
+
+
+# --------------------------------------------------------------------------- the demo dir a person wrote in (keep35)
+
+
+def _checkout_with_demo(parent: Path) -> Path:
+    """A checkout (at a path with a space, a quote, `$HOME` and a backquote) whose venv's python
+    is this test's Python (memdir_nb installed), and whose demo_memory/ the builder made."""
+    checkout = _checkout_at(parent)
+    bin_dir = checkout / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").write_bytes(
+        b'#!/bin/sh\nexec "' + os.fsencode(sys.executable) + b'" "$@"\n'
+    )
+    (bin_dir / "python").chmod(0o755)
+    build_demo_memory_dir(checkout / "demo_memory")
+    return checkout
+
+
+def test_make_clean_keeps_a_demo_dir_holding_memories_a_person_saved_or_edited(
+    tmp_path: Path,
+) -> None:
+    # `make lab` opens demo_memory/, so a memory saved there while trying the lab is a person's
+    # work; `rm -rf demo_memory` deleted it with no word
+    checkout = _checkout_with_demo(tmp_path)
+    demo = checkout / "demo_memory"
+    edited = next(p for p in sorted(demo.glob("*.md")) if p.name != "MEMORY.md")
+    edited.write_text(edited.read_text("utf-8") + "My own note.\n", "utf-8")
+    (demo / "user_my_setup.md").write_text("---\nname: my setup\n---\n\nMine.\n", "utf-8")
+
+    done = _make(checkout, "clean")
+
+    assert done.returncode == 0, done.stderr
+    assert (demo / "user_my_setup.md").read_text("utf-8").endswith("Mine.\n")
+    assert edited.read_text("utf-8").endswith("My own note.\n")
+    assert f"kept {demo}: it holds files you made or edited" in done.stdout
+    named = [line.strip() for line in done.stdout.splitlines() if line.startswith("  ")]
+    assert named == [str(demo / edited.name), str(demo / "user_my_setup.md")]
+    assert not (checkout / ".venv").exists()  # the rest of clean still ran
+
+
+def test_make_clean_removes_a_demo_dir_the_builder_made_that_nobody_changed(
+    tmp_path: Path,
+) -> None:
+    checkout = _checkout_with_demo(tmp_path)
+
+    done = _make(checkout, "clean")
+
+    assert done.returncode == 0, done.stderr
+    assert not (checkout / "demo_memory").exists() and not (checkout / ".venv").exists()
+    assert "kept" not in done.stdout
+
+
+def test_make_clean_without_a_venv_keeps_a_demo_dir_it_cannot_compare(tmp_path: Path) -> None:
+    checkout = _checkout_at(tmp_path, "no venv")
+    build_demo_memory_dir(checkout / "demo_memory")
+
+    done = _make(checkout, "clean")
+
+    assert done.returncode == 0, done.stderr
+    assert (checkout / "demo_memory" / "MEMORY.md").is_file()
+    assert "cannot be compared with the demo the builder makes" in done.stdout
 
 
 # --------------------------------------------------------------------------- a locale that is not UTF-8 (fresh31)

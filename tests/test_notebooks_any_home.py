@@ -10,11 +10,13 @@ to the home.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from sweep_homes import home_tree, sweep_notebooks
+from sweep_notebooks import notebook_problems
 
 from memdir_nb.home.path_rules import sanitize_path
 from tests.support.home_shapes import (
@@ -25,8 +27,10 @@ from tests.support.home_shapes import (
 )
 from tests.support.session_homes import CLEAR_ONLY, CWD, LATE_MEMORY, build_picked_sessions_home
 
-pytest.importorskip("nbclient")
-pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+nbformat = pytest.importorskip("nbformat")
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 @pytest.mark.slow
@@ -62,4 +66,38 @@ def test_the_replay_notebook_runs_clean_on_each_session_a_user_picks(tmp_path: P
         )
     )
     assert [(name, problem) for name, problem, _ in results if problem] == []
+    assert home_tree(home) == before
+
+
+@pytest.mark.slow
+def test_the_replay_notebook_replays_the_sessions_beside_the_memory_dir_memdir_nb_dir_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # keep35: notebook 11 replayed its bundled sample whatever MEMDIR_NB_DIR named, so
+    # `MEMDIR_NB_DIR=~/.claude/projects/<key>/memory make lab` showed someone else's sessions
+    home = build_picked_sessions_home(tmp_path / "homes")
+    projects = home / ".claude" / "projects"
+    shutil.copytree(
+        NOTEBOOKS / "data" / "sample_claude_home" / "projects", projects, dirs_exist_ok=True
+    )
+    memory = projects / sanitize_path(CWD) / "memory"
+    before = home_tree(home)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(memory))
+    nb = nbformat.read(NOTEBOOKS / "11_session_replay.ipynb", as_version=4)
+    nbclient.NotebookClient(
+        nb, timeout=600, allow_errors=True, resources={"metadata": {"path": str(NOTEBOOKS)}}
+    ).execute()
+
+    assert notebook_problems(nb, "11_session_replay", memory) == []
+    printed = "".join(out.get("text", "") for cell in nb.cells for out in cell.get("outputs", []))
+    shown = "".join(
+        str(out.get("data", {}).get("text/plain", ""))
+        for cell in nb.cells
+        for out in cell.get("outputs", [])
+    )
+    assert f"The sessions beside MEMDIR_NB_DIR, in {sanitize_path(CWD)}" in printed
+    assert f"session {LATE_MEMORY} | cwd {CWD}" in printed  # the first with a prompt
+    assert "5b0f3c2e" not in printed + shown  # the sample's session, in another project
+    assert "-home-sam-src-shop" not in shown  # the sessions table lists this project's only
     assert home_tree(home) == before

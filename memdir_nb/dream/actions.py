@@ -11,7 +11,7 @@ from typing import assert_never
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.index_batch import IndexText, fit_index
-from memdir_nb.formats.wikilinks import relinked
+from memdir_nb.formats.wikilinks import file_relinked, relinked
 from memdir_nb.storage.listing import folder_of_memory_dirs
 
 
@@ -94,7 +94,9 @@ class IndexFit:
 @dataclass(frozen=True)
 class Relink:
     """Point the `[[name]]` links in file `rel` that name a merged-away memory at the memory
-    that absorbed it (`renames`: (old name, new name) pairs; formats.wikilinks).
+    that absorbed it (`renames`: (old name, new name) pairs; formats.wikilinks), and its
+    Markdown links to the merged-away file at the absorbing one (`files`: (target as written,
+    the absorbing file's path from rel) pairs; formats.wikilinks.file_relinked).
 
     Applied after every other op of the approved actions, to the file as they leave it, and
     skipped when it went to the trash: another merge that rewrites the file whole keeps its
@@ -103,6 +105,7 @@ class Relink:
 
     rel: str
     renames: tuple[tuple[str, str], ...]
+    files: tuple[tuple[str, str], ...] = ()
 
 
 PlanOp = WriteFile | TrashFile | ReplaceText | IndexRemove | IndexUpsert | IndexFit | Relink
@@ -271,7 +274,8 @@ class _Simulation:
         for op in self.relinks:
             text = self.current(op.rel)
             if text is not None:
-                self.state[op.rel] = relinked(text, dict(op.renames))[0]
+                text = relinked(text, dict(op.renames))[0]
+                self.state[op.rel] = file_relinked(text, dict(op.files))[0]
         self.relinks = []
         for rel in list(self.parsed):
             self.current(rel)

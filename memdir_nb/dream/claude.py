@@ -21,12 +21,16 @@ from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.constants import DEFAULT_MODEL, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
 from memdir_nb.spec.dates import local_date
+from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.headers import header_of_text
+from memdir_nb.storage.link_report import LinksLeft, links_left_by_rewrites
 from memdir_nb.storage.listing import list_daily_logs
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.storage.write_errors import edit_size_problem
 from memdir_nb.toolloop import agent_loop
+from memdir_nb.toolloop.memory_text import name_changed
 
 CLAUDE_MAX_TURNS = 10
 RETIRE_HINT = "an empty Write retires the file"
@@ -159,12 +163,46 @@ class PlanRecorder:
             if problem is not None:
                 return ToolOutcome(f"Edit failed: {problem}", True, verdict)
         self.edits[rel] = self.edits.get(rel, 0) + 1
+        left = self._links_left(rel)
+        note = (
+            f"\n\nNote: {left.message(self._what(rel), f'{self.memory_dir}{os.sep}')} "
+            "(Edit them in this plan too, or leave them)."
+            if left
+            else ""
+        )
         return ToolOutcome(
             f"Recorded the proposed {name} of {rel}; it is applied only if the user approves it "
-            f"({RETIRE_HINT}).",
+            f"({RETIRE_HINT}).{note}",
             False,
             verdict,
         )
+
+    def _proposed(self) -> dict[str, str | None]:
+        """Each file's proposed text (None: retired by an empty Write)."""
+        return {rel: text if text.strip() else None for rel, text in self.pending.items()}
+
+    def _links_left(self, rel: str) -> LinksLeft:
+        """The links other memories keep to rel that the plan as proposed so far leaves naming
+        no memory, by rel's new `name:` or its retirement (storage.link_report; a linking file
+        the plan rewrites counts as rewritten). Nothing is read unless one of those changed."""
+        return links_left_by_rewrites(self.memory_dir, self.snapshot, self._proposed(), (rel,))
+
+    def _what(self, rel: str) -> str:
+        """How a links note names rel: retired, or now under its proposed `name:`."""
+        text = self._proposed().get(rel)
+        if text is None:
+            return f"{terminal_line(rel)}, which this plan retires,"
+        return name_changed(terminal_line(rel), header_of_text(text).name)
+
+    def link_notes(self) -> list[str]:
+        """One note a file the plan renames or retires while other memories link it by a name
+        nothing answers to after the plan (the plan's notes; nothing is rewritten for them)."""
+        out = []
+        for rel in sorted(self.pending):
+            left = self._links_left(rel)
+            if left:
+                out.append(left.message(self._what(rel)))
+        return out
 
     def _edit(self, rel: str, current: str | None, tool_input: Any) -> str | None:
         """Record an Edit's result as the pending text; or why it is refused."""
@@ -249,6 +287,7 @@ def plan_consolidation_with_claude(
     recorder = PlanRecorder(root, cwd=root)
     loop = agent_loop.run_tool_loop(request, recorder, client=client, max_turns=max_turns)
     notes = [f"refused {name}: {reason}" for name, _inp, reason in recorder.refused]
+    notes += recorder.link_notes()
     if loop.hit_turn_cap:
         notes.append(
             f"stopped at the {max_turns}-turn cap; the plan holds what was proposed so far"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,15 @@ from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats.frontmatter_fields import core_header
-from memdir_nb.formats.wikilinks import link_key, linked_names, names_linking, relinked
+from memdir_nb.formats.wikilinks import (
+    file_link_target,
+    file_link_uses,
+    file_relinked,
+    link_key,
+    linked_names,
+    names_linking,
+    relinked,
+)
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     DREAM_MERGE_MAX_LINE_PAIRS,
@@ -215,14 +224,19 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> Pl
     ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
     for d in dups:
         ops += [TrashFile(d.rel), IndexRemove(index_rel(scope), d.scope_rel, drop_emptied=True)]
-    relinks, count = links.relinks(keep, dups)
+    relinks, counts = links.relinks(keep, dups)
     ops += relinks
     pointed = ""
     if relinks:
         where = ", ".join(r.rel for r in relinks[:3]) + (
             f" and {len(relinks) - 3} more" if len(relinks) > 3 else ""
         )
-        pointed = f"; {count} [[name]] link(s) to them in {where} now point at {keep.rel}"
+        kinds = [
+            f"{n} {kind} link(s)"
+            for n, kind in zip(counts, ("[[name]]", "Markdown"), strict=True)
+            if n
+        ]
+        pointed = f"; {' and '.join(kinds)} to them in {where} now point at {keep.rel}"
     return PlanAction(
         f"merge:{keep.rel}",
         "merge_duplicates",
@@ -241,7 +255,9 @@ def _stem(rel: str) -> str:
 class _Links:
     """The `[[name]]` links of a dir's memories, for pointing a merged-away memory's at the
     memory that absorbed it (formats.wikilinks); header values count (`related:` lists of
-    links), as the whole file is what the model reads.
+    links), as the whole file is what the model reads. Markdown links to a merged-away file
+    (`[text](old.md)`) are pointed at the absorbing file too, their text kept (keep35;
+    docs/decisions.md says why they are rewritten, not only reported).
 
     A memory answers to its `name:`, its file's stem, that stem with hyphens and both without
     the type (formats.wikilinks.names_linking): a link by one is pointed at the absorbing memory's name
@@ -257,6 +273,14 @@ class _Links:
         for m in mems:
             for name in linked_names(m.text):  # by link_key, as a link finds its memory
                 self.linking.setdefault(link_key(name), []).append(m)
+        # merged-away file -> {(linking memory's rel, target as written)}: its Markdown links
+        self.file_linking: dict[str, set[tuple[str, str]]] = {}
+        for m in mems:
+            for _, written in file_link_uses(m.text):
+                to = file_link_target(m.rel, written)
+                if to is not None and to in merged_away and to != m.rel:
+                    self.file_linking.setdefault(to, set()).add((m.rel, written))
+        self.by_rel = {m.rel: m for m in mems} if self.file_linking else {}
         # the names kept memories answer to; a dir where nothing links (most) needs none, and
         # naming 2,000 memories three ways was a few ms of every repeat plan
         self.kept_names: set[str] = set()
@@ -266,10 +290,37 @@ class _Links:
                     forms = names_linking(m.name, _stem(m.scope_rel))
                     self.kept_names.update(link_key(f) for f in forms)
 
-    def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], int]:
-        """A Relink for each memory (other than dups) that links a dup, and the links changed."""
+    def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], tuple[int, int]]:
+        """A Relink for each memory (other than dups) that links a dup, and the `[[name]]` and
+        Markdown links changed."""
+        pairs, linkers = self._name_pairs(keep, dups)
+        gone = {d.rel for d in dups}
+        files: dict[str, dict[str, str]] = {}  # file -> its Markdown targets' new paths
+        for d in dups:
+            for rel, written in sorted(self.file_linking.get(d.rel, ())):
+                if rel not in gone:
+                    here = posixpath.dirname(rel) or "."
+                    files.setdefault(rel, {})[written] = posixpath.relpath(keep.rel, here)
+                    linkers[rel] = self.by_rel[rel]
+        ops = [
+            Relink(
+                rel,
+                tuple(sorted(pairs.get(rel, {}).items())),
+                tuple(sorted(files.get(rel, {}).items())),
+            )
+            for rel in sorted(pairs.keys() | files.keys())
+        ]
+        names = sum(relinked(linkers[r.rel].text, dict(r.renames))[1] for r in ops)
+        marked = sum(file_relinked(linkers[r.rel].text, dict(r.files))[1] for r in ops)
+        return ops, (names, marked)
+
+    def _name_pairs(
+        self, keep: _Mem, dups: list[_Mem]
+    ) -> tuple[dict[str, dict[str, str]], dict[str, _Mem]]:
+        """The `[[name]]` renames of each memory (other than dups) linking a dup by a name no
+        kept memory answers to, and those memories by rel."""
         if not self.linking:
-            return [], 0
+            return {}, {}
         renames: dict[str, str] = {}
         for d in dups:
             for old, new in zip(
@@ -279,8 +330,6 @@ class _Links:
             ):
                 if link_key(old) not in self.kept_names and old != new:
                     renames.setdefault(old, new)
-        if not renames:
-            return [], 0
         gone = {d.rel for d in dups}
         pairs: dict[str, dict[str, str]] = {}  # file -> the renames of the names it links
         linkers: dict[str, _Mem] = {}
@@ -289,8 +338,7 @@ class _Links:
                 if m.rel not in gone:
                     pairs.setdefault(m.rel, {})[old] = new
                     linkers[m.rel] = m
-        ops = [Relink(rel, tuple(sorted(found.items()))) for rel, found in sorted(pairs.items())]
-        return ops, sum(relinked(linkers[r.rel].text, dict(r.renames))[1] for r in ops)
+        return pairs, linkers
 
 
 def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:

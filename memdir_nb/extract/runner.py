@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import subprocess
@@ -24,9 +25,12 @@ from memdir_nb.spec.constants import (
     TOOL_BASH_MAX_OUTPUT_BYTES,
     TOOL_READ_MAX_BYTES,
 )
+from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.fsutil import check_replaceable
+from memdir_nb.storage.headers import header_of_text
+from memdir_nb.storage.link_report import links_left_by_edit
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.targets import resolve_target
 from memdir_nb.storage.write_errors import edit_size_problem
@@ -38,10 +42,13 @@ from memdir_nb.toolloop.bounded_tools import (
     numbered_lines,
     run_pipeline,
 )
+from memdir_nb.toolloop.memory_text import name_changed
 
 if TYPE_CHECKING:
     from memdir_nb.storage.store import MemoryStore
     from memdir_nb.storage.transaction import StoreTransaction, Target
+
+log = logging.getLogger(__name__)
 
 MAX_TOOL_OUTPUT_CHARS = 30_000
 BASH_TIMEOUT_S = 30.0
@@ -86,6 +93,9 @@ class ToolRunner:
         self.cwd = Path(cwd) if cwd is not None else self.memory_dir
         self.written: list[str] = []
         self.refused: list[tuple[str, dict[str, Any], str]] = []
+        # One line for each Write/Edit whose new `name:` left other memories' links naming no
+        # memory (storage.link_report's message, as a rename's; the tool result says it too)
+        self.notes: list[str] = []
         self.crash_hook = crash_hook  # passed to the store's transaction (tests kill there)
         self._reader = ToolReader(self.memory_dir)
         # What each memory file held when this run last Read (or wrote) it whole: its sha256,
@@ -235,9 +245,28 @@ class ToolRunner:
             # team/: the whole file and its name are scanned
         self._seen[target.rel] = hashlib.sha256(content.encode("utf-8")).hexdigest()
         self.written.append(str(path))
-        return self._with_cap_verdict(
-            path, content, f"{'Updated' if existed else 'Created'} {path}"
-        )
+        done = f"{'Updated' if existed else 'Created'} {path}"
+        if current is not None:
+            done += self._renamed_links(
+                path, target.rel, current.decode("utf-8", "replace"), content
+            )
+        return self._with_cap_verdict(path, content, done)
+
+    def _renamed_links(self, path: Path, rel: str, before: str, after: str) -> str:
+        """The note when a Write or Edit changed the memory's `name:` and other memories' links
+        that found it by the old name now find nothing: named, never rewritten, as the memory
+        tool's edit and a rename report it (storage.link_report); kept in notes too. The write
+        stands whatever the report meets: a dir it cannot list gives no note (lint finds them)."""
+        try:
+            left = links_left_by_edit(self.memory_dir, rel, before, after)
+        except OSError:
+            return ""
+        if not left:
+            return ""
+        what = name_changed(terminal_line(str(path)), header_of_text(after).name)
+        self.notes.append(left.message(what, prefix=f"{self.memory_dir}{os.sep}"))
+        log.warning(self.notes[-1])
+        return f"\n\nNote: {self.notes[-1]} (Edit changes a link)."
 
     def _check_seen(self, path: Path, rel: str, current: bytes, *, whole: bool) -> None:
         """Change a file only as Claude Code's Write (whole=True) and Edit do: one this run has
@@ -308,7 +337,8 @@ class ToolRunner:
             tx.write_edit(target.path, text, edited)
         self._seen[target.rel] = hashlib.sha256(edited.encode("utf-8")).hexdigest()
         self.written.append(str(path))
-        return self._with_cap_verdict(path, edited, f"Edited {path}")
+        done = f"Edited {path}" + self._renamed_links(path, target.rel, text, edited)
+        return self._with_cap_verdict(path, edited, done)
 
     def _store(self) -> MemoryStore:
         return MemoryStore(self.memory_dir, crash_hook=self.crash_hook)

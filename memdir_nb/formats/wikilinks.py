@@ -199,6 +199,29 @@ def file_link_uses(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def file_relinked(text: str, targets: Mapping[str, str]) -> tuple[str, int]:
+    """text with each Markdown link to a memory file (file_link_uses' links: none in code)
+    whose target, as written, is a key of targets pointing at targets[written] instead (its
+    label, `#part` and title kept), and how many links changed. A dream's merge points the links
+    to a merged-away file at the one that absorbed it so (keep35; docs/decisions.md)."""
+    if "](" not in text or not targets:
+        return text, 0
+    lines = text.split("\n")
+    count = 0
+    for no, line in _prose_lines(text, "]("):
+        outside, parts, at = _outside_code(line), [], 0
+        for m in _FILE_LINK.finditer(line):
+            new = targets.get(m.group(1))
+            if new is None or not outside(m.start()):
+                continue
+            count += 1
+            parts += [line[at : m.start(1)], new]
+            at = m.end(1)
+        if parts:
+            lines[no] = "".join([*parts, line[at:]])
+    return "\n".join(lines), count
+
+
 def file_link_target(linker: str, target: str) -> str | None:
     """The memory-dir-relative file a Markdown link target written in the memory at linker
     ('/'-separated) points at, or None when it leaves the dir (`../../CLAUDE.md`)."""

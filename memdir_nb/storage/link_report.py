@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from memdir_nb.formats.wikilinks import (
@@ -122,6 +122,15 @@ class _Memory:
         """This memory as it was with that `name:` (None: none), its links as they are."""
         out = _Memory(self.rel, self._head, self.links, self.file_links)
         out._name, out._parsed = name, True
+        return out
+
+    def rewritten(self, text: str) -> _Memory:
+        """This memory, its `name:` as it was, keeping only the links text still holds (a link
+        a rewrite drops or points elsewhere is not left naming nothing by it)."""
+        links = self.links & {n for _, n in link_uses(text)}
+        files = self.file_links & {t for _, t in file_link_uses(text)}
+        out = _Memory(self.rel, self._head, links, files)
+        out._name, out._parsed = self.name, True
         return out
 
     def forms(self, rel: str | None = None, name: str | None = None) -> tuple[str, ...]:
@@ -255,6 +264,37 @@ def links_left_by_edit(
     snapshot = LinkSnapshot.read(memory_dir)  # as it is now, this memory given its old name
     memories = [m.named(old) if m.rel == rel else m for m in snapshot.memories]
     return LinkSnapshot(memories).left_dangling({}, {rel: new})
+
+
+def links_left_by_rewrites(
+    memory_dir: str | os.PathLike[str],
+    before: Mapping[str, str | None],
+    after: Mapping[str, str | None],
+    steps: Collection[str] | None = None,
+) -> LinksLeft:
+    """The links that rewrites not yet written (rel -> its text now, before, and the text
+    proposed, after; None: absent or removed) leave naming nothing, by a new or dropped `name:`
+    or a removal of the rels in steps (None: every rel in after). A rewritten memory keeps only
+    the links its new text holds. Empty, with nothing read, when no step changes a `name:` or
+    removes a file (a dream's Write and retire: dream.claude)."""
+    names: dict[str, str | None] = {}
+    moves: dict[str, str | None] = {}
+    for rel in after if steps is None else steps:
+        old, new = before.get(rel), after.get(rel)
+        if old is None:
+            continue
+        if new is None:
+            moves[rel] = None
+        elif (name := header_of_text(new).name) != header_of_text(old).name:
+            names[rel] = name
+    if not names and not moves:
+        return LinksLeft()
+    snapshot = LinkSnapshot.read(memory_dir)
+    memories = [
+        m.rewritten(text) if (text := after.get(m.rel)) is not None else m
+        for m in snapshot.memories
+    ]
+    return LinkSnapshot(memories).left_dangling(moves, names)
 
 
 def _renamed_forms(

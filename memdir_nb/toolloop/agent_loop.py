@@ -22,7 +22,7 @@ class ToolCallOutcome(Protocol):
 
 
 class LoopRunner(Protocol):
-    """Runs one tool call locally (sandboxed); `written` and `refused` lists are read if present."""
+    """Runs one tool call locally (sandboxed); `written`, `refused` and `notes` lists are read if present."""
 
     def run(self, name: str, tool_input: dict[str, Any]) -> ToolCallOutcome: ...
 
@@ -37,6 +37,9 @@ class ToolLoopResult:
     refused: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)
     hit_turn_cap: bool = False
     final_text: str = ""
+    # what the runner's writes left for a person to see (a new `name:` that left other
+    # memories' links naming nothing: storage.link_report)
+    notes: list[str] = field(default_factory=list)
 
 
 def _block_to_param(block: Any) -> dict[str, Any]:
@@ -104,4 +107,5 @@ def run_tool_loop(
         result.hit_turn_cap = bool(calls)
     result.written = list(getattr(runner, "written", []))
     result.refused = list(getattr(runner, "refused", []))
+    result.notes = list(getattr(runner, "notes", []))
     return result

@@ -11,14 +11,22 @@ sessions as one whose home is ``~/.claude`` does.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.home.claude_homes import claude_homes_in, discovered_homes, is_claude_home
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.home.sessions import list_sessions
+from memdir_nb.home.sessions import SessionFile, described, iter_session_files, list_sessions
 from memdir_nb.reports.memory_dirs import find_memory_dirs
+from memdir_nb.spec.constants import PROJECT_MEMORY_DIRNAME, PROJECTS_DIRNAME
 
-__all__ = ["claude_homes_named", "home_with_sessions", "memory_dirs_named"]
+__all__ = [
+    "ProjectSessions",
+    "claude_homes_named",
+    "home_with_sessions",
+    "memory_dirs_named",
+    "sessions_beside_memory_dir",
+]
 
 
 def claude_homes_named(
@@ -69,3 +77,39 @@ def home_with_sessions(
         if any(s.turns for s in sessions if not s.is_subagent):
             return home
     return None
+
+
+@dataclass(frozen=True)
+class ProjectSessions:
+    """The sessions of one project folder of a Claude home (`<home>/projects/<key>`)."""
+
+    home: Path  # the Claude home (the folder holding projects/)
+    project: Path  # <home>/projects/<key>, beside its memory dir
+    sessions: list[SessionFile]  # its transcripts, main sessions and subagents, read
+
+
+def sessions_beside_memory_dir(
+    chosen: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+) -> ProjectSessions | None:
+    """The sessions beside a memory dir at `<home>/projects/<key>/memory` (chosen, else
+    MEMDIR_NB_DIR): the project's own transcripts, which Claude Code keeps in the folder
+    holding that dir. None when the dir is not so placed or no main session there has a
+    prompt: the replay notebook then shows its bundled sample (keep35; it ignored
+    MEMDIR_NB_DIR, so `make lab` on a real dir replayed the sample's sessions)."""
+    config = config or MemdirConfig.from_environment()
+    named = chosen or config.demo_dir
+    if not named:
+        return None
+    memory = Path(os.path.abspath(config.expand_user(named)))
+    project = memory.parent
+    if memory.name != PROJECT_MEMORY_DIRNAME or project.parent.name != PROJECTS_DIRNAME:
+        return None
+    home = project.parent.parent
+    sessions = [
+        described(info)
+        for info in iter_session_files(home, heads=False)
+        if info.project == project.name
+    ]
+    if not any(s.turns for s in sessions if not s.is_subagent):
+        return None
+    return ProjectSessions(home, project, sessions)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -293,3 +294,60 @@ def test_the_consolidation_prompt_asks_for_links_to_a_retired_file_to_follow_its
     text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
     assert "Memories link each other as `[[name]]`" in text
     assert "point those links at the file that now holds its content" in text
+
+
+def test_a_claude_plan_that_renames_a_linked_memory_names_the_links_it_leaves_in_its_notes(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("linked-by-name")
+    kiln, glaze = mem / "project_kiln_schedule.md", mem / "feedback_glaze.md"
+    before = _all_files(mem)
+    script = [
+        _calls(("r1", "Read", {"file_path": str(kiln)})),
+        _calls(
+            (
+                "e1",
+                "Edit",
+                {
+                    "file_path": str(kiln),
+                    "old_string": "name: firing-calendar",
+                    "new_string": "name: kiln-days",
+                },
+            ),
+        ),
+        _calls(
+            (
+                "e2",
+                "Edit",
+                {
+                    "file_path": str(glaze),
+                    "old_string": "[[firing-calendar]]",
+                    "new_string": "[[kiln-days]]",
+                },
+            ),
+        ),
+        text_reply("Renamed the kiln memory."),
+    ]
+    with MessagesAPIServer(script) as api:
+        plan = plan_consolidation_with_claude(mem, client=_client(api), now_ms=CLAUDE_NOW)
+        results = [
+            b
+            for r in api.requests
+            for m in r.body["messages"]
+            if m["role"] == "user"
+            for b in (m["content"] if isinstance(m["content"], list) else [])
+        ]
+
+    told = next(b["content"] for b in results if b["tool_use_id"] == "e1")
+    assert "Note: 2 memories still link project_kiln_schedule.md, now named 'kiln-days'," in told
+    assert f"{mem}/feedback_glaze.md ([[firing-calendar]] -> [[kiln-days]])" in told
+    assert f"{mem}/reference_shelf.md ([[Firing-Calendar]] -> [[kiln-days]])" in told
+    # the plan's notes: only the link the plan does not point itself (glaze's Edit points its own)
+    left = [n for n in plan.notes if "still link" in n]
+    assert left == [
+        "1 memory still links project_kiln_schedule.md, now named 'kiln-days', by a name no "
+        "memory answers to now: reference_shelf.md ([[Firing-Calendar]] -> [[kiln-days]]). "
+        "They were left as written; point each link at the memory that holds this now (its new "
+        "name is shown after ->), or drop it"
+    ]
+    assert _all_files(mem) == before  # a plan writes nothing

@@ -1319,6 +1319,53 @@ def test_a_merge_points_a_link_in_other_capitals_and_leaves_brackets_in_code(
     assert "Cooling: [[kiln-firing]]; the search `grep '[[kiln-schedule]]'` lists them." in answers
 
 
+def test_a_merge_points_markdown_links_to_the_merged_away_file_at_the_one_that_absorbed_it(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # keep35: the merge pointed `[[name]]` links only; `[the schedule](project_kiln_schedule.md)`
+    # in another memory was left naming a file in .trash/, silently (lint does not read
+    # Markdown links). Now it is pointed in the plan (its text, `#part` and title kept), shown in
+    # the diff and the summary, its old text kept in the dream's trash batch.
+    root = real_dir("wikilinked")
+    answers_path = root / "feedback_short_answers.md"
+    answers_path.write_text(
+        answers_path.read_text(encoding="utf-8")
+        + '\nCooling: [the schedule](project_kiln_schedule.md#cooling "slow"), '
+        "[again](./project_kiln_schedule.md), `[code](project_kiln_schedule.md)`, "
+        "[the newer one](project_kiln_firing.md).\n",
+        encoding="utf-8",
+    )
+    (root / "team").mkdir()
+    team_note = root / "team" / "reference_studio.md"
+    team_note.write_text(
+        "---\nname: studio\ndescription: the studio\ntype: reference\n---\n\n"
+        "Firing: [kiln](../project_kiln_schedule.md).\n",
+        encoding="utf-8",
+    )
+    before = _tree(root)
+
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+
+    assert "3 Markdown link(s) to them in" in merge.summary
+    assert {"feedback_short_answers.md", "team/reference_studio.md"} <= set(merge.files)
+    result = plan.result([merge])
+    answers, team = result["feedback_short_answers.md"], result["team/reference_studio.md"]
+    assert answers is not None and team is not None
+    assert (
+        'Cooling: [the schedule](project_kiln_firing.md#cooling "slow"), '
+        "[again](project_kiln_firing.md), `[code](project_kiln_schedule.md)`, "
+        "[the newer one](project_kiln_firing.md)." in answers
+    )
+    assert "[[project_kiln_firing]]" in answers  # the [[name]] links are pointed as before
+    assert team.endswith("Firing: [kiln](../project_kiln_firing.md).\n")
+    assert "+Firing: [kiln](../project_kiln_firing.md)." in plan.diff([merge])
+    applied = apply_plan(plan, approve=[merge])
+    assert team_note.read_text(encoding="utf-8") == team
+    restore(root, applied.batch)
+    assert _tree(root) == before
+
+
 def test_links_in_a_file_another_merge_rewrites_are_pointed_whatever_the_order(
     tmp_path: Path,
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -286,3 +287,40 @@ def test_run_extraction_takes_skip_index_from_the_config_flag(memdir: Path, tmp_
             )
             system = api.requests[0].body["system"]
         assert ("- [Title](file.md)" in system) is expect_line
+
+
+# --------------------------------------------------------------------------- a new name: (keep35)
+
+
+def test_an_extractor_edit_of_a_name_tells_the_model_and_the_result_which_links_it_left(
+    real_dir: Callable[[str], Path],
+) -> None:
+    memdir = real_dir("linked-by-name")
+    kiln = memdir / "project_kiln_schedule.md"
+    linking = {p.name: p.read_bytes() for p in memdir.glob("[fru]*.md")}
+    replies = [
+        tool_use_reply("Read", {"file_path": str(kiln)}, tool_id="r1"),
+        tool_use_reply(
+            "Edit",
+            {
+                "file_path": str(kiln),
+                "old_string": "name: firing-calendar",
+                "new_string": "name: kiln-days",
+            },
+            tool_id="e1",
+        ),
+        text_reply("Renamed the kiln memory."),
+    ]
+    with MessagesAPIServer(replies) as api:
+        result = run_extraction(memdir, numbered_messages(2), client=_client(api), cwd=memdir)
+        sent = api.requests[-1].body["messages"][-1]["content"][0]
+
+    assert sent["tool_use_id"] == "e1" and sent["is_error"] is False
+    assert sent["content"].startswith(f"Edited {kiln}\n\nNote: 2 memories still link {kiln}, ")
+    assert f"{memdir}/feedback_glaze.md ([[firing-calendar]] -> [[kiln-days]])" in (sent["content"])
+    assert (
+        f"{memdir}/reference_shelf.md ([[Firing-Calendar]] -> [[kiln-days]])" in (sent["content"])
+    )
+    assert "user_potter" not in sent["content"]  # a link by the stem still finds it
+    assert result.notes == [sent["content"].split("Note: ", 1)[1].rsplit(" (Edit", 1)[0]]
+    assert {p.name: p.read_bytes() for p in memdir.glob("[fru]*.md")} == linking  # not rewritten

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,25 @@ def test_a_write_making_a_tilde_name_is_refused_again_under_the_lock(memdir: Pat
     out = runner.run("Write", {"file_path": str(memdir / "~" / "user_x.md"), "content": "new\n"})
     assert not out.is_error, out.content
     assert (memdir / "~" / "user_x.md").read_text() == "new\n"
+
+
+def test_a_write_that_renames_a_memory_names_the_links_left_and_one_that_does_not_is_quiet(
+    real_dir: Callable[[str], Path],
+) -> None:
+    memdir = real_dir("linked-by-name")
+    kiln = memdir / "project_kiln_schedule.md"
+    runner = ToolRunner(memdir)
+    assert not runner.run("Read", {"file_path": str(kiln)}).is_error
+    same_name = kiln.read_text("utf-8").replace("Bisque on Tuesdays.", "Bisque on Mondays.")
+    out = runner.run("Write", {"file_path": str(kiln), "content": same_name})
+    assert out.content == f"Updated {kiln}" and runner.notes == []
+
+    renamed = same_name.replace("name: firing-calendar", "name: kiln-days")
+    out = runner.run("Write", {"file_path": str(kiln), "content": renamed})
+
+    assert not out.is_error and out.content.startswith(f"Updated {kiln}\n\nNote: 2 memories ")
+    assert f"{kiln}, now named 'kiln-days', by a name no memory answers to now" in out.content
+    for linking in ("feedback_glaze.md ([[firing-calendar]]", "reference_shelf.md ([["):
+        assert f"{memdir}/{linking}" in out.content
+    assert "user_potter" not in out.content and len(runner.notes) == 1
+    assert "[[firing-calendar]]" in (memdir / "feedback_glaze.md").read_text("utf-8")

@@ -7,7 +7,12 @@ from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.nbdir import profile_dir
-from memdir_nb.ui.nbhome import claude_homes_named, home_with_sessions, memory_dirs_named
+from memdir_nb.ui.nbhome import (
+    claude_homes_named,
+    home_with_sessions,
+    memory_dirs_named,
+    sessions_beside_memory_dir,
+)
 
 SAMPLE_HOME = Path(__file__).resolve().parents[2] / "notebooks" / "data" / "sample_claude_home"
 SHOP_KEY = "-home-sam-src-shop"
@@ -65,3 +70,27 @@ def test_a_folder_that_names_no_claude_home_gives_nothing(tmp_path: Path) -> Non
     assert claude_homes_named(tmp_path / "notes") == []
     assert memory_dirs_named(tmp_path / "notes") == []
     assert home_with_sessions(tmp_path / "notes") is None
+
+
+def test_a_memory_dir_in_a_projects_folder_names_the_sessions_beside_it(tmp_path: Path) -> None:
+    # keep35: notebook 11 replays these when MEMDIR_NB_DIR names <home>/projects/<key>/memory
+    home = tmp_path / "home" / ".claude"
+    shutil.copytree(SAMPLE_HOME, home)
+    memory = home / "projects" / SHOP_KEY / "memory"
+    other = home / "projects" / "-home-sam-src-other"
+    other.mkdir()
+    shutil.copy(next((home / "projects" / SHOP_KEY).glob("*.jsonl")), other / "copied.jsonl")
+    config = MemdirConfig.from_environment(
+        {"MEMDIR_NB_DIR": str(memory)}, home=tmp_path, cwd=tmp_path
+    )
+
+    found = sessions_beside_memory_dir(config=config)
+
+    assert found is not None and found.home == home and found.project == memory.parent
+    assert {s.project for s in found.sessions} == {SHOP_KEY}
+    assert any(s.is_subagent for s in found.sessions) and any(s.turns for s in found.sessions)
+    # a dir elsewhere, or a project with no session that has a prompt: the sample instead
+    assert sessions_beside_memory_dir(tmp_path, config=config) is None
+    (other / "memory").mkdir()
+    (other / "copied.jsonl").write_text("", "utf-8")
+    assert sessions_beside_memory_dir(other / "memory", config=config) is None

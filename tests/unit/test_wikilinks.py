@@ -6,6 +6,7 @@ from memdir_nb.formats.wikilinks import (
     LinkTargets,
     file_link_target,
     file_link_uses,
+    file_relinked,
     first_link,
     link_uses,
     linked_names,
@@ -187,3 +188,19 @@ def test_a_markdown_link_to_a_memory_file_is_read_outside_code_and_resolved_from
     assert file_link_target("team/glazes.md", "../project_wheel.md") == "project_wheel.md"
     assert file_link_target("team/glazes.md", "./kiln.md") == "team/kiln.md"
     assert file_link_target("notes.md", "../../CLAUDE.md") is None
+
+
+def test_a_markdown_link_is_pointed_at_a_new_file_with_its_text_part_and_title_kept() -> None:
+    text = (
+        'See [the days](kiln-days.md#cool "slow") and [<x>](<kiln-days.md>).\n'
+        "`[code](kiln-days.md)` and [other](glaze.md)\n"
+        "```\n[fenced](kiln-days.md)\n```\n"
+    )
+    out, count = file_relinked(text, {"kiln-days.md": "team/kiln.md"})
+    assert count == 2
+    assert out == (
+        'See [the days](team/kiln.md#cool "slow") and [<x>](<team/kiln.md>).\n'
+        "`[code](kiln-days.md)` and [other](glaze.md)\n"
+        "```\n[fenced](kiln-days.md)\n```\n"
+    )
+    assert file_relinked(text, {}) == (text, 0)

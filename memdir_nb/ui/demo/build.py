@@ -18,6 +18,7 @@ from memdir_nb.spec.constants import (
     LOGS_DIRNAME,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.text import terminal_line
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.daily_log import append_daily_log
@@ -229,6 +230,27 @@ def _files_a_person_changed(demo_dir: Path, reference: Path) -> tuple[str, ...]:
             ):
                 found.append(rel)
     return tuple(sorted(found))
+
+
+def demo_files_changed(demo_dir: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The files of a demo dir a person added or changed (relative, sorted), as build_demo's
+    overwrite finds them: compared with the demo built again, as of the same time, in a
+    temporary folder removed after. Every file is listed when demo_dir holds no demo marker.
+    `make clean` keeps a demo dir for which this is not empty (keep35)."""
+    holder = Path(tempfile.mkdtemp(prefix="memdir-nb-demo-reference-"))
+    try:
+        return _files_a_person_changed(Path(os.path.abspath(os.fspath(demo_dir))), holder / "ref")
+    finally:
+        shutil.rmtree(holder, ignore_errors=True)
+
+
+def print_demo_files_changed(demo_dir: str) -> int:
+    """`make clean`'s check: print each file demo_files_changed names (its path, one line,
+    terminal-safe); 1 when any, 0 when none."""
+    changed = demo_files_changed(demo_dir)
+    for rel in changed:
+        print(terminal_line(f"  {os.path.join(demo_dir, rel)}"))
+    return 1 if changed else 0
 
 
 def notebook_memory_dir(
