@@ -74,16 +74,20 @@ def _without_surrogates(value: Any) -> Any:
 
 
 def dumps_output(value: Any, *, indent: int | None = 2) -> str:
-    """value as the JSON text a `--json` command prints: valid JSON for every parser.
+    """value as the JSON text a `--json` command prints: valid JSON for every parser, and
+    lossless: two different values print differently.
 
     A file name whose bytes are not UTF-8 reaches Python as a lone surrogate per such byte
     (surrogateescape: byte 0xff is U+DCFF), and a transcript's `"\\ud800"` decodes to one too.
     json.dumps wrote them as `\\udcff` escapes, which Python and JavaScript read back but a
     strict parser (serde_json, jq's UTF-8 check) refuses, and which decode to no character.
-    Each one is now written as the six characters `\\udcff` themselves (a backslash, then
+    Each one is written as the six characters `\\udcff` themselves (a backslash, then
     `udcff`): the escape the terminal shows for the same name (spec.text.terminal_safe), so a
-    name reads the same in both outputs and the JSON holds only characters. Everything else
-    is as json.dumps writes it (ASCII, other characters as `\\u00e9`-style escapes).
+    name reads the same in both outputs and the JSON holds only characters (§39). A name that
+    really holds the text `\\udcff` gets its backslash doubled (spec.text.lone_surrogates_shown,
+    which gives the form to read a name back), so a folder
+    named `bad<0xff>` and one named `bad\\udcff` print as two paths (§43; they printed alike).
+    Everything else is as json.dumps writes it (ASCII, other characters as `\\u00e9`).
     """
     return json.dumps(_without_surrogates(value), indent=indent)
 
