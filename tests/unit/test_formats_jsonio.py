@@ -17,6 +17,7 @@ from memdir_nb.formats.jsonio import (
     loads_bounded,
     nesting_depth,
     raw_decode,
+    value_count,
 )
 from memdir_nb.spec.text import terminal_safe
 
@@ -179,3 +180,11 @@ def test_a_windows_path_and_a_long_run_of_backslashes_are_written_as_they_are() 
     assert json.loads(dumps_output("C:\\Users\\me\\udon.md")) == "C:\\Users\\me\\udon.md"
     run = "\\" * 200_000 + "x"  # passed in one step: the run is possessive
     assert json.loads(dumps_output(run)) == run
+
+
+def test_values_are_counted_outside_strings_and_over_the_cap_are_refused_unparsed() -> None:
+    assert value_count('{"a": [1, 2], "b": "x,y:[{"}') == 1 + 6
+    assert value_count("7") == 1 and value_count('"a,b"') == 1
+    assert loads_bounded("[[],[]]", max_bytes=100, max_values=5) == [[], []]
+    with pytest.raises(JSONLimitError, match="over the limit of 4"):
+        loads_bounded("[[],[]]", max_bytes=100, max_values=4)
