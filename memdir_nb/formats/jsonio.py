@@ -145,12 +145,7 @@ def loads_bounded(
     Raises JSONLimitError over any cap and ValueError (json.JSONDecodeError) for bad JSON;
     ``what`` names the text in the message ("settings file", "transcript line").
     """
-    text = _checked_text(data, max_bytes, max_depth, what)
-    if max_values is not None and (count := value_count(text)) > max_values:
-        raise JSONLimitError(
-            f"{what} holds up to {count:,} values, over the limit of {max_values:,}; it was not "
-            "read"
-        )
+    text = _checked_text(data, max_bytes, max_depth, what, max_values)
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -160,7 +155,12 @@ def loads_bounded(
 
 
 def loads_glued(
-    data: str | bytes, *, max_bytes: int, max_depth: int = JSON_MAX_DEPTH, what: str = "JSON"
+    data: str | bytes,
+    *,
+    max_bytes: int,
+    max_depth: int = JSON_MAX_DEPTH,
+    what: str = "JSON",
+    max_values: int | None = None,
 ) -> tuple[list[Any], json.JSONDecodeError | None]:
     """The JSON values written one after another in one text (``{...}{...}``), under the caps
     of :func:`loads_bounded`, and the parser's error where the text stopped being JSON (None
@@ -169,7 +169,7 @@ def loads_glued(
     For a line two writers glued together (a transcript's); raises JSONLimitError as
     loads_bounded does, before the parser runs.
     """
-    text = _checked_text(data, max_bytes, max_depth, what)
+    text = _checked_text(data, max_bytes, max_depth, what, max_values)
     values: list[Any] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:
@@ -183,8 +183,10 @@ def loads_glued(
     return values, None
 
 
-def _checked_text(data: str | bytes, max_bytes: int, max_depth: int, what: str) -> str:
-    """data as text once it is within both caps; JSONLimitError naming the cap it passes."""
+def _checked_text(
+    data: str | bytes, max_bytes: int, max_depth: int, what: str, max_values: int | None
+) -> str:
+    """data as text once it is within the caps; JSONLimitError naming the cap it passes."""
     size = len(data)
     if size > max_bytes:
         raise JSONLimitError(
@@ -197,6 +199,11 @@ def _checked_text(data: str | bytes, max_bytes: int, max_depth: int, what: str) 
             raise JSONLimitError(
                 f"{what} nests {depth} levels deep, over the limit of {max_depth}; it was not read"
             )
+    if max_values is not None and (count := value_count(text)) > max_values:
+        raise JSONLimitError(
+            f"{what} holds up to {count:,} values, over the limit of {max_values:,}; it was not "
+            "read"
+        )
     return text
 
 

@@ -112,6 +112,11 @@ SESSION_HEAD_READ_MAX_BYTES = 64 * 1024
 # The session model streams a transcript line by line: one line (one record) is read only up to
 # this size (pasted images make lines of several hundred KB; a longer line is skipped and reported).
 TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024
+# and makes at most this many JSON values (formats.jsonio.value_count), which bounds what its parse
+# holds: 8 MB of `{},{},...` under the byte cap was 2.8 million dicts, 205 MB for one line (§43).
+# A real line's values are strings of a few bytes at least, so only a line of mostly empty
+# values over 4 MB passes it.
+TRANSCRIPT_LINE_MAX_VALUES = 1_000_000
 # A project folder under <claude home>/projects holds its transcripts and this memory folder.
 PROJECT_MEMORY_DIRNAME = "memory"
 # The folder of a Claude home that holds one folder per project (its key): <home>/projects/<key>.
