@@ -169,6 +169,9 @@ STORE_READ_MAX_BYTES = max(INDEX_READ_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES)
 # step can read back to edit and scan for secrets. Archive import keeps its own entry cap.
 STORE_WRITE_MAX_BYTES = STORE_READ_MAX_BYTES
 STORE_JOURNAL_MAX_BYTES = 16 * 1024 * 1024  # a longer journal is refused rather than read
+# The JSON values one journal line may make (a record the store writes makes about 20): a line
+# of 16 MB of `{},{},...` in a planted journal held 480 MB while lint and a save parsed it (§43).
+STORE_JOURNAL_RECORD_MAX_VALUES = 256
 
 
 FENCE = "---"
