@@ -58,6 +58,9 @@ PAIRS_KIND = "memdir_nb dream pair scores"
 # About 20,000 files' headers and their blocks; the file's size caps it in memory too.
 MAX_ENTRIES = 50_000
 MAX_BYTES = 16 * 1024 * 1024
+# The values a file may make when parsed (formats.jsonio.value_count): a header is 5, a block's
+# pairs 3 a pair. It bounds the parse's memory, about 72 bytes a value at worst (§43).
+MAX_VALUES = 8 * MAX_ENTRIES
 # The cache files this process has open (a notebook may plan dirs with several cache roots).
 _OPEN_MAX = 4
 
@@ -218,6 +221,7 @@ class PlanCache:
             version=version(scorer),
             max_entries=MAX_ENTRIES,
             max_bytes=MAX_BYTES,
+            max_values=MAX_VALUES,
         )
         self.pairs_file: DerivedCache | None = None  # PAIRS_FILENAME's, once asked for
 
@@ -243,6 +247,7 @@ class PlanCache:
                 version=self.file.version,
                 max_entries=MAX_ENTRIES,
                 max_bytes=MAX_BYTES,
+                max_values=MAX_VALUES,
             )
         return self.pairs_file
 

@@ -22,18 +22,18 @@ from memdir_nb.formats.index_caps import (
     EntrypointTruncation,
     IndexCapVerdict,
     StrippedEntrypoint,
+    block_left_open,
     cap_units,
     counted_line_numbers,
     counted_text,
-    ends_in_open_comment,
+    entry_line_flags,
     entrypoint_size,
     format_size,
     index_cap_verdict,
-    loaded_line_flags,
     strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
-from memdir_nb.formats.index_edits import COMMENT_CLOSE, remove_index_entry, upsert_index_entry
+from memdir_nb.formats.index_edits import remove_index_entry, upsert_index_entry
 from memdir_nb.formats.index_lines import (
     ENTRY_DASH,
     MAX_HOOK_CHARS,
@@ -270,10 +270,11 @@ def _merged(
                 continue
         out.append(line)
     missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
-    if missing and ends_in_open_comment(old):
-        # the comment runs to the end, so lines added after it would never be loaded (and the
-        # next rebuild would add them again): close it where it ended, then add them
-        out.insert(len(out) - 1 if out[-1] == "" else len(out), COMMENT_CLOSE)
+    if missing and (closer := block_left_open(old)):
+        # the comment or code block runs to the end, so lines added after it would never be
+        # loaded or be code (and the next rebuild would add them again): close it where it
+        # ended, then add them
+        out.insert(len(out) - 1 if out[-1] == "" else len(out), closer)
     text = "\n".join(out)
     if missing and not text.strip():  # only dropped lines were there: a plain index again
         text = render_index(missing, describe)
@@ -295,15 +296,15 @@ def _read_lines(
     old: str, points_at: Callable[[str], str | None], headers: list[MemoryHeader]
 ) -> tuple[list[tuple[str, IndexEntry | None, str | None]], set[str]]:
     """Each line of old with its entry and what the entry points at (both None on a line that
-    is never loaded: frontmatter or a block comment), and every file the loaded lines list,
-    by their entries or by a name besides (line_mentions). A `[[name]]` line with no file of
+    is never loaded, frontmatter or a block comment, or is code in a fenced block), and every
+    file the other lines list, by their entries or by a name besides (line_mentions). A `[[name]]` line with no file of
     that stem points at the memory its name finds (wiki_entry_memory)."""
     read: list[tuple[str, IndexEntry | None, str | None]] = []
     covered: set[str] = set()
     names: LinkTargets | None = None  # made at the first `[[name]]` line with no file
-    loaded = loaded_line_flags(old)
+    prose = entry_line_flags(old)
     for no, line in enumerate(old.split("\n"), start=1):
-        if not loaded[no - 1]:
+        if not prose[no - 1]:
             read.append((line, None, None))
             continue
         entry = parse_entry_line(line.rstrip("\r"), no)
@@ -321,8 +322,14 @@ def _read_lines(
 def _with_added_entries(lines: list[str], rendered: str) -> str:
     """lines joined, with the rendered entries at the end of the REBUILD_HEADING section (made if absent)."""
     new = rendered.rstrip("\n").split("\n")
+    prose = entry_line_flags("\n".join(lines))  # a `#` line in a code block is no heading
     heading = next(
-        (i for i, ln in enumerate(lines) if ln.rstrip("\r").strip() == REBUILD_HEADING), None
+        (
+            i
+            for i, ln in enumerate(lines)
+            if prose[i] and ln.rstrip("\r").strip() == REBUILD_HEADING
+        ),
+        None,
     )
     if heading is None:
         text = "\n".join(lines)
@@ -331,7 +338,10 @@ def _with_added_entries(lines: list[str], rendered: str) -> str:
         if text.strip() and not text.endswith("\n\n"):
             text += "\n"
         return text + REBUILD_HEADING + "\n\n" + rendered
-    end = next((j for j in range(heading + 1, len(lines)) if lines[j].startswith("#")), len(lines))
+    end = next(
+        (j for j in range(heading + 1, len(lines)) if prose[j] and lines[j].startswith("#")),
+        len(lines),
+    )
     at = end
     while at > heading + 1 and not lines[at - 1].strip():
         at -= 1

@@ -15,8 +15,8 @@ import re
 from collections import defaultdict
 
 from memdir_nb.formats import index
-from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
-from memdir_nb.formats.index_edits import COMMENT_CLOSE, in_place_of, split_keep_end
+from memdir_nb.formats.index_caps import block_left_open, entry_line_flags
+from memdir_nb.formats.index_edits import in_place_of, split_keep_end
 from memdir_nb.formats.index_lines import (
     entry_target,
     in_style,
@@ -41,11 +41,11 @@ class IndexText:
         self.alive = len(lines)
         self.empty = sum(1 for line in lines if line == "")  # alive lines that are ''
         self.by_target: dict[str, list[int]] = defaultdict(list)
-        loaded = loaded_line_flags("\n".join(lines))  # a line in a comment is no entry
+        prose = entry_line_flags("\n".join(lines))  # a line in a comment or code is no entry
         for pos, line in enumerate(lines):
-            if loaded[pos]:
+            if prose[pos]:
                 self._index(pos, line)
-        self.open_comment = ends_in_open_comment(text)  # closed before the first line appended
+        self.open_block = block_left_open(text)  # closed before the first line appended
         self.sections = _Sections(lines)  # kept up as lines go and come
 
     def _index(self, pos: int, line: str, target: str | bool | None = False) -> None:
@@ -104,11 +104,11 @@ class IndexText:
             self.lines[first] = placed
             self._index(first, placed, found)
         else:
-            if self.open_comment:  # as index.upsert_index_entry: a line after it is never loaded
-                self.lines.append(COMMENT_CLOSE)
-                self.sections.add(COMMENT_CLOSE)
+            if self.open_block:  # as index.upsert_index_entry: a line after it is no entry
+                self.lines.append(self.open_block)
+                self.sections.add(self.open_block)
                 self.alive += 1
-                self.open_comment = False
+                self.open_block = ""
             self.lines.append(entry_line)
             self.sections.add(entry_line)
             self.alive += 1

@@ -25,14 +25,17 @@ from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_LINES,
     MAX_HOOK_CHARS,
 )
-from memdir_nb.spec.text import as_lf
+from memdir_nb.spec.text import as_lf, fence_change
 
 __all__ = [
+    "COMMENT_CLOSE",
     "EntrypointTruncation",
     "IndexCapVerdict",
     "StrippedEntrypoint",
+    "block_left_open",
     "cap_units",
     "ends_in_open_comment",
+    "entry_line_flags",
     "entrypoint_size",
     "format_size",
     "index_cap_verdict",
@@ -186,6 +189,52 @@ def loaded_line_flags(text: str) -> list[bool]:
     frontmatter nor inside a block-level HTML comment)."""
     kept = frozenset(strip_entrypoint_extras(text).line_map)
     return [no in kept for no in range(1, text.count("\n") + 2)]
+
+
+def entry_line_flags(text: str) -> list[bool]:
+    """For each line of text split at '\n', whether it can hold an index entry: the loader keeps
+    it (loaded_line_flags) and it is prose, neither a fence line nor inside a fenced code block.
+
+    The fence rule is the one of every Markdown reader here (spec.text.fence_change: links,
+    lint's code lines, the date rewrite). A `[[x]]` or `- [t](x.md)` line in a ``` block is an
+    example a person or a template wrote (`Link related memory with [[other-slug]]`), which
+    the model reads as code: lint called it a dangling entry and the plan offered to drop it
+    (§43). A fence left open runs to the end, as a Markdown reader runs it.
+    """
+    flags = loaded_line_flags(text)
+    _fence_after(text, flags)
+    return flags
+
+
+def _fence_after(text: str, flags: list[bool]) -> str:
+    """The run of the fenced block text ends inside ("" when none); flags (loaded_line_flags)
+    set False on the fence lines and the lines inside a block."""
+    fence = ""
+    for no, line in enumerate(text.split("\n")):
+        if not flags[no]:
+            continue
+        change = fence_change(line.rstrip("\r"), fence) if ("`" in line or "~" in line) else None
+        if change is not None:
+            fence = change
+        if change is not None or fence:
+            flags[no] = False
+    return fence
+
+
+# The line an edit adds to close a block comment left open to the end of an index, before the
+# line it appends (the comment still ends where the text ended).
+COMMENT_CLOSE = "-->"
+
+
+def block_left_open(text: str) -> str:
+    """The line that closes what text ends inside, for an edit to add before a line it appends
+    (so that line is loaded, and read as an entry): COMMENT_CLOSE for a block comment left
+    open, the opening run for a fenced code block left open; "" when text ends in neither.
+    Without it the line appended was never loaded, or was code, and the next rebuild added it
+    again."""
+    if ends_in_open_comment(text):
+        return COMMENT_CLOSE
+    return _fence_after(text, loaded_line_flags(text))
 
 
 def _file_line_numbers(lines: list[str], text: str) -> list[int]:

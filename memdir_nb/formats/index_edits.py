@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import re
 
-from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
+from memdir_nb.formats.index_caps import COMMENT_CLOSE as COMMENT_CLOSE  # re-exported
+from memdir_nb.formats.index_caps import block_left_open, entry_line_flags
 from memdir_nb.formats.index_lines import norm_target, parse_entry_line
 from memdir_nb.spec.text import as_lf, in_style, line_end_style
-
-# The line an edit adds to close a block comment left open to the end of an index, before the
-# line it appends (the comment still ends where the text ended).
-COMMENT_CLOSE = "-->"
 
 
 def split_keep_end(text: str) -> tuple[list[str], bool]:
@@ -48,12 +45,13 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
     entry_line = entry_line.strip("\n")
     want = norm_target(target)
     lines, ends = split_keep_end(text)
-    loaded = loaded_line_flags("\n".join(lines))
+    prose = entry_line_flags("\n".join(lines))
     out: list[str] = []
     replaced = False
     for no, line in enumerate(lines, start=1):
-        # a line inside a comment is no entry: replacing it there would leave the memory unloaded
-        entry = parse_entry_line(line, no) if loaded[no - 1] else None
+        # a line inside a comment or a code block is no entry: replacing it there would leave
+        # the memory unloaded, or listed by a line of code
+        entry = parse_entry_line(line, no) if prose[no - 1] else None
         if entry is not None and entry.target == want:
             if not replaced:
                 out.append(in_place_of(line, entry_line))
@@ -61,8 +59,8 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
             continue
         out.append(line)
     if not replaced:
-        if ends_in_open_comment(text):  # a line after it would never be loaded: close it first
-            out.append(COMMENT_CLOSE)
+        if closer := block_left_open(text):  # a line after it would be unloaded or code
+            out.append(closer)
         out.append(entry_line)
         ends = True
     return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))
@@ -73,11 +71,11 @@ def remove_index_entry(text: str, target: str) -> str:
     was, a copy a person commented out (or left in the frontmatter) too: it is no entry."""
     want = norm_target(target)
     lines, ends = split_keep_end(text)
-    loaded = loaded_line_flags("\n".join(lines))
+    prose = entry_line_flags("\n".join(lines))
     out = [
         line
         for no, line in enumerate(lines, start=1)
-        if not loaded[no - 1]
+        if not prose[no - 1]
         or (entry := parse_entry_line(line, no)) is None
         or entry.target != want
     ]

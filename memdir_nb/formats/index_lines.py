@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from memdir_nb.formats.index_caps import loaded_line_flags
+from memdir_nb.formats.index_caps import entry_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename, normal_twin
 from memdir_nb.formats.wikilinks import LinkTargets, first_link, link_name
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
@@ -385,10 +385,10 @@ def parse_index(text: str) -> list[IndexEntry]:
     entries = []
     text = as_lf(text)
     # A line the loader never loads (frontmatter, a block-level HTML comment: often an example
-    # entry left for the model) points at nothing.
-    loaded = loaded_line_flags(text)
+    # entry left for the model) points at nothing, nor does code in a fenced block.
+    prose = entry_line_flags(text)
     for no, line in enumerate(text.split("\n"), start=1):
-        if not loaded[no - 1]:
+        if not prose[no - 1]:
             continue
         entry = parse_entry_line(line, no)
         if entry is not None:
@@ -418,12 +418,12 @@ def line_mentions(line: str) -> list[str]:
 
 def index_mentions(text: str) -> list[tuple[int, str]]:
     """(line number, target) for every .md name of MEMORY.md text that is no line's entry
-    (line_mentions of each line), HTML comments left out as parse_index leaves them out."""
+    (line_mentions of each line), on the lines parse_index reads (entry_line_flags: no
+    frontmatter, block comment or fenced code)."""
+    text = as_lf(text)
+    prose = entry_line_flags(text)
     found: list[tuple[int, str]] = []
-    in_comment = False
-    for no, line in enumerate(as_lf(text).split("\n"), start=1):
-        if in_comment or line.lstrip().startswith("<!--"):
-            in_comment = "-->" not in line
-            continue
-        found += [(no, target) for target in line_mentions(line)]
+    for no, line in enumerate(text.split("\n"), start=1):
+        if prose[no - 1]:
+            found += [(no, target) for target in line_mentions(line)]
     return found

@@ -74,16 +74,20 @@ def _without_surrogates(value: Any) -> Any:
 
 
 def dumps_output(value: Any, *, indent: int | None = 2) -> str:
-    """value as the JSON text a `--json` command prints: valid JSON for every parser.
+    """value as the JSON text a `--json` command prints: valid JSON for every parser, and
+    lossless: two different values print differently.
 
     A file name whose bytes are not UTF-8 reaches Python as a lone surrogate per such byte
     (surrogateescape: byte 0xff is U+DCFF), and a transcript's `"\\ud800"` decodes to one too.
     json.dumps wrote them as `\\udcff` escapes, which Python and JavaScript read back but a
     strict parser (serde_json, jq's UTF-8 check) refuses, and which decode to no character.
-    Each one is now written as the six characters `\\udcff` themselves (a backslash, then
+    Each one is written as the six characters `\\udcff` themselves (a backslash, then
     `udcff`): the escape the terminal shows for the same name (spec.text.terminal_safe), so a
-    name reads the same in both outputs and the JSON holds only characters. Everything else
-    is as json.dumps writes it (ASCII, other characters as `\\u00e9`-style escapes).
+    name reads the same in both outputs and the JSON holds only characters (§39). A name that
+    really holds the text `\\udcff` gets its backslash doubled (spec.text.lone_surrogates_shown,
+    which gives the form to read a name back), so a folder
+    named `bad<0xff>` and one named `bad\\udcff` print as two paths (§43; they printed alike).
+    Everything else is as json.dumps writes it (ASCII, other characters as `\\u00e9`).
     """
     return json.dumps(_without_surrogates(value), indent=indent)
 
@@ -102,21 +106,46 @@ def nesting_depth(text: str) -> int:
     """
     if text.count("[") + text.count("{") == 0:
         return 0
-    bare = text.replace("\\\\", "").replace('\\"', "")
-    outside = _BARE_STRING.sub("", bare) if '"' in bare else bare
-    brackets = outside.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKET_BYTES)
+    brackets = _outside_strings(text).translate(None, _NOT_BRACKET_BYTES)
     return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets), initial=0))
 
 
-def loads_bounded(
-    data: str | bytes, *, max_bytes: int, max_depth: int = JSON_MAX_DEPTH, what: str = "JSON"
-) -> Any:
-    """Parse JSON text that is at most max_bytes long and nested at most max_depth deep.
+def _outside_strings(text: str) -> bytes:
+    """text's bytes with every JSON string taken out (see nesting_depth): its structure."""
+    bare = text.replace("\\\\", "").replace('\\"', "")
+    outside = _BARE_STRING.sub("", bare) if '"' in bare else bare
+    return outside.encode("utf-8", "surrogatepass")
 
-    Raises JSONLimitError over either cap and ValueError (json.JSONDecodeError) for bad JSON;
+
+def value_count(text: str) -> int:
+    """The most values (keys counted) parsing JSON text can make: one, and one more for each
+    comma, colon, `[` and `{` outside its strings. Linear, as nesting_depth is.
+
+    What bounds the memory a parse takes: each value is a Python object of 24 to 72 bytes, so
+    16 MB of `[],[],...` made 5.6 million lists, 441 MB (§43), where its bytes cap said 16 MB.
+    """
+    if sum(map(text.count, ",:[{")) == 0:
+        return 1
+    structure = _outside_strings(text)
+    return 1 + sum(map(structure.count, (b",", b":", b"[", b"{")))
+
+
+def loads_bounded(
+    data: str | bytes,
+    *,
+    max_bytes: int,
+    max_depth: int = JSON_MAX_DEPTH,
+    what: str = "JSON",
+    max_values: int | None = None,
+) -> Any:
+    """Parse JSON text that is at most max_bytes long, nested at most max_depth deep and, when
+    max_values is given, making at most that many values (value_count: what bounds the memory
+    the parse takes, beside the text's own bytes).
+
+    Raises JSONLimitError over any cap and ValueError (json.JSONDecodeError) for bad JSON;
     ``what`` names the text in the message ("settings file", "transcript line").
     """
-    text = _checked_text(data, max_bytes, max_depth, what)
+    text = _checked_text(data, max_bytes, max_depth, what, max_values)
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -126,7 +155,12 @@ def loads_bounded(
 
 
 def loads_glued(
-    data: str | bytes, *, max_bytes: int, max_depth: int = JSON_MAX_DEPTH, what: str = "JSON"
+    data: str | bytes,
+    *,
+    max_bytes: int,
+    max_depth: int = JSON_MAX_DEPTH,
+    what: str = "JSON",
+    max_values: int | None = None,
 ) -> tuple[list[Any], json.JSONDecodeError | None]:
     """The JSON values written one after another in one text (``{...}{...}``), under the caps
     of :func:`loads_bounded`, and the parser's error where the text stopped being JSON (None
@@ -135,7 +169,7 @@ def loads_glued(
     For a line two writers glued together (a transcript's); raises JSONLimitError as
     loads_bounded does, before the parser runs.
     """
-    text = _checked_text(data, max_bytes, max_depth, what)
+    text = _checked_text(data, max_bytes, max_depth, what, max_values)
     values: list[Any] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:
@@ -149,8 +183,10 @@ def loads_glued(
     return values, None
 
 
-def _checked_text(data: str | bytes, max_bytes: int, max_depth: int, what: str) -> str:
-    """data as text once it is within both caps; JSONLimitError naming the cap it passes."""
+def _checked_text(
+    data: str | bytes, max_bytes: int, max_depth: int, what: str, max_values: int | None
+) -> str:
+    """data as text once it is within the caps; JSONLimitError naming the cap it passes."""
     size = len(data)
     if size > max_bytes:
         raise JSONLimitError(
@@ -163,6 +199,11 @@ def _checked_text(data: str | bytes, max_bytes: int, max_depth: int, what: str) 
             raise JSONLimitError(
                 f"{what} nests {depth} levels deep, over the limit of {max_depth}; it was not read"
             )
+    if max_values is not None and (count := value_count(text)) > max_values:
+        raise JSONLimitError(
+            f"{what} holds up to {count:,} values, over the limit of {max_values:,}; it was not "
+            "read"
+        )
     return text
 
 

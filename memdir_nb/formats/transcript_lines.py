@@ -15,7 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, loads_glued, looks_utf16
-from memdir_nb.spec.constants import PATH_MAX_BYTES, TRANSCRIPT_LINE_MAX_BYTES
+from memdir_nb.spec.constants import (
+    PATH_MAX_BYTES,
+    TRANSCRIPT_LINE_MAX_BYTES,
+    TRANSCRIPT_LINE_MAX_VALUES,
+)
 
 # The longest id (a uuid is 36 characters) and envelope field a record carries; a longer one is
 # dropped as the line is parsed: a session keeps them per turn and answer, and 6 MB timestamps,
@@ -64,7 +68,9 @@ def parse_record_line(
     if data[:1] == "\ufeff" or data[:3] == _UTF8_BOM:
         data = data[1:] if isinstance(data, str) else data[3:]
     try:
-        value = loads_bounded(data, max_bytes=max_bytes, what="transcript line")
+        value = loads_bounded(
+            data, max_bytes=max_bytes, what="transcript line", max_values=TRANSCRIPT_LINE_MAX_VALUES
+        )
     except JSONLimitError as exc:
         return [], f"{exc}; skipped"
     except json.JSONDecodeError as exc:
@@ -120,7 +126,9 @@ def _decode_error(exc: json.JSONDecodeError) -> str:
 
 def _split_glued(data: str | bytes, max_bytes: int) -> tuple[list[dict[str, Any]], str | None]:
     """Records glued on one line (`}{`), parsed by the one JSON reader under the line's caps."""
-    values, error = loads_glued(data, max_bytes=max_bytes, what="transcript line")
+    values, error = loads_glued(
+        data, max_bytes=max_bytes, what="transcript line", max_values=TRANSCRIPT_LINE_MAX_VALUES
+    )
     records = [_within_field_caps(value) for value in values if isinstance(value, dict)]
     if error is not None:
         reason = f"not JSON after {len(records)} record(s) ({_decode_error(error)})"

@@ -59,6 +59,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.containment import PathTraversalError, validate_project_path
+from memdir_nb.storage.name_twins import twin_spelling
 
 __all__ = [
     "AGENT_MEMORY_SCOPES",
@@ -331,16 +332,23 @@ def get_agent_memory_dir(agent_type: str, scope: str, config: MemdirConfig) -> P
     with symlinks: such a dir must really stay inside the project folder, else
     PathTraversalError (a ValueError) names the link, so a repository never chooses where
     an agent's memory is read from and written to.
+
+    An agent type spelled in another Unicode normal form than a folder already there (`café`
+    decomposed, as macOS writes it, then composed, as it is typed) is that folder, as macOS
+    opens it (storage.name_twins.twin_spelling, the memory tool's rule): it made a second
+    folder, listed as a second identical line, whose memories the first agent never saw (§43).
     """
     name = sanitize_agent_type_for_path(agent_type)
     if scope == "user":
-        return get_memory_base_dir(config) / AGENT_MEMORY_DIRNAME / name
+        root = get_memory_base_dir(config) / AGENT_MEMORY_DIRNAME
+        return root / (twin_spelling(root, name) or name)
     folders = {"project": AGENT_MEMORY_DIRNAME, "local": AGENT_MEMORY_LOCAL_DIRNAME}
     if scope not in folders:
         raise ValueError(
             f"unknown agent memory scope {scope!r}; use one of {', '.join(AGENT_MEMORY_SCOPES)}"
         )
-    path = config.cwd / ".claude" / folders[scope] / name
+    root = config.cwd / ".claude" / folders[scope]
+    path = root / (twin_spelling(root, name) or name)
     try:
         validate_project_path(path, config.cwd)
     except PathTraversalError as exc:

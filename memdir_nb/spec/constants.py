@@ -112,6 +112,11 @@ SESSION_HEAD_READ_MAX_BYTES = 64 * 1024
 # The session model streams a transcript line by line: one line (one record) is read only up to
 # this size (pasted images make lines of several hundred KB; a longer line is skipped and reported).
 TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024
+# and makes at most this many JSON values (formats.jsonio.value_count), which bounds what its parse
+# holds: 8 MB of `{},{},...` under the byte cap was 2.8 million dicts, 205 MB for one line (§43).
+# A real line's values are strings of a few bytes at least, so only a line of mostly empty
+# values over 4 MB passes it.
+TRANSCRIPT_LINE_MAX_VALUES = 1_000_000
 # A project folder under <claude home>/projects holds its transcripts and this memory folder.
 PROJECT_MEMORY_DIRNAME = "memory"
 # The folder of a Claude home that holds one folder per project (its key): <home>/projects/<key>.
@@ -164,6 +169,9 @@ STORE_READ_MAX_BYTES = max(INDEX_READ_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES)
 # step can read back to edit and scan for secrets. Archive import keeps its own entry cap.
 STORE_WRITE_MAX_BYTES = STORE_READ_MAX_BYTES
 STORE_JOURNAL_MAX_BYTES = 16 * 1024 * 1024  # a longer journal is refused rather than read
+# The JSON values one journal line may make (a record the store writes makes about 20): a line
+# of 16 MB of `{},{},...` in a planted journal held 480 MB while lint and a save parsed it (§43).
+STORE_JOURNAL_RECORD_MAX_VALUES = 256
 
 
 FENCE = "---"
@@ -219,6 +227,9 @@ INDEX_REWRITE_TARGET_FRACTION = 0.7
 ARCHIVE_MANIFEST_NAME = ".memdir-nb-archive.json"  # names, sizes, hashes and exact mtimes
 ARCHIVE_MANIFEST_MAX_BYTES = 16 * 1024 * 1024  # a longer manifest is passed over (mtimes not kept)
 ARCHIVE_MAX_ENTRIES = 20_000
+# The JSON values the manifest may make (export writes 8 a file): past it, it is passed over as
+# past its byte cap. 16 MB of `{},{},...` packed into a 38 KB archive took import to 467 MB (§43).
+ARCHIVE_MANIFEST_MAX_VALUES = 10 * ARCHIVE_MAX_ENTRIES
 ARCHIVE_MAX_ENTRY_BYTES = 4 * 1024 * 1024  # one file unpacked
 ARCHIVE_MAX_TOTAL_BYTES = 256 * 1024 * 1024  # everything unpacked
 ARCHIVE_MAX_RATIO = 100  # unpacked / packed ratio older imports refused; export stores past it

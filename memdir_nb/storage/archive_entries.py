@@ -32,6 +32,7 @@ from memdir_nb.formats.names import (
 from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_MAX_BYTES,
+    ARCHIVE_MANIFEST_MAX_VALUES,
     ARCHIVE_MANIFEST_NAME,
     ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
@@ -331,7 +332,12 @@ def manifest_mtimes(zf: zipfile.ZipFile) -> dict[str, int]:
     if problem is not None or data is None:
         return {}
     try:
-        doc = loads_bounded(data, max_bytes=ARCHIVE_MANIFEST_MAX_BYTES, what="archive manifest")
+        doc = loads_bounded(
+            data,
+            max_bytes=ARCHIVE_MANIFEST_MAX_BYTES,
+            what="archive manifest",
+            max_values=ARCHIVE_MANIFEST_MAX_VALUES,
+        )
     except ValueError:
         return {}
     files = doc.get("files") if isinstance(doc, dict) else None

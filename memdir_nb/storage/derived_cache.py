@@ -8,7 +8,8 @@ cache does), and nothing in it is trusted:
 
 * It is read once, at most `max_bytes`, never through a symlink nor from anything but a
   regular file (storage.fsutil.read_at), and parsed by the one JSON parser under that cap
-  (formats.jsonio.loads_bounded). A file that is missing, cut, corrupt, too large, not this
+  and under `max_values` values (formats.jsonio.loads_bounded), which bounds the memory the
+  parse takes: 16 MB of `[],[],...` was 441 MB of lists (§43). A file that is missing, cut, corrupt, too large, not this
   kind or of another version holds nothing: every value is computed again and the file is
   written anew. A value of the wrong shape is the caller's to refuse (`get` callers check).
 * It is written whole, to a temp file of this process's own (mode 0600, O_EXCL|O_NOFOLLOW)
@@ -17,7 +18,7 @@ cache does), and nothing in it is trusted:
   last rename wins; the other's new entries are made again next time).
 * At most `max_entries` entries are kept: those used or made by this process last, then the
   newest of the rest; an entry not used for a while is dropped. A file that would pass
-  `max_bytes` keeps its newer half.
+  `max_bytes` or `max_values` keeps its newer half.
 * If the folder cannot be made or the file cannot be written (a read-only home, a full disk),
   the caller goes on without it; `problem` says why, in one line.
 """
@@ -31,7 +32,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.formats.jsonio import loads_bounded, value_count
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.fsutil import OWNER_FILE_MODE, OWNER_FOLDER_MODE, read_at, replace_file
 
@@ -43,13 +44,21 @@ class DerivedCache:
     """The entries of one cache file, read when made; `save` writes the ones used or new."""
 
     def __init__(
-        self, path: Path, *, kind: str, version: str, max_entries: int, max_bytes: int
+        self,
+        path: Path,
+        *,
+        kind: str,
+        version: str,
+        max_entries: int,
+        max_bytes: int,
+        max_values: int,
     ) -> None:
         self.path = path
         self.kind = kind
         self.version = version
         self.max_entries = max_entries
         self.max_bytes = max_bytes
+        self.max_values = max_values
         self.problem: str | None = None
         self._lock = threading.Lock()  # a plan on another thread may use the same cache
         self.damaged = False  # the file was there but not usable (rebuilt on save)
@@ -64,7 +73,13 @@ class DerivedCache:
             return {}  # no folder yet: nothing kept
         try:
             raw = read_at(fd, self.path.name, self.max_bytes)
-            doc = loads_bounded(raw, max_bytes=self.max_bytes, max_depth=8, what="cache file")
+            doc = loads_bounded(
+                raw,
+                max_bytes=self.max_bytes,
+                max_depth=8,
+                what="cache file",
+                max_values=self.max_values,
+            )
         except FileNotFoundError:
             return {}
         except (OSError, ValueError):  # a symlink, a folder, too large, not JSON: rebuilt
@@ -114,7 +129,7 @@ class DerivedCache:
             # what stays in memory is what the file holds: bounded as it is
             self._old, self._used, self._new = entries, {}, False
         data = self._encode(entries)
-        while len(data) > self.max_bytes and entries:  # keep the newer half
+        while self._too_big(data) and entries:  # keep the newer half
             entries = dict(list(entries.items())[len(entries) // 2 :])
             data = self._encode(entries)
             self._old = entries
@@ -133,6 +148,10 @@ class DerivedCache:
             )
             return
         self.damaged = False
+
+    def _too_big(self, data: bytes) -> bool:
+        """Whether the reader would refuse data: over max_bytes or max_values."""
+        return len(data) > self.max_bytes or value_count(data.decode("ascii")) > self.max_values
 
     def _encode(self, entries: dict[str, Any]) -> bytes:
         doc = {_KIND: self.kind, "version": self.version, "entries": entries}

@@ -316,7 +316,10 @@ def parse_journal(raw: bytes) -> tuple[list[dict[str, Any]], bool]:
             continue
         try:
             rec = loads_bounded(
-                line, max_bytes=constants.STORE_JOURNAL_MAX_BYTES, what=f"line {i + 1}"
+                line,
+                max_bytes=constants.STORE_JOURNAL_MAX_BYTES,
+                what=f"line {i + 1}",
+                max_values=constants.STORE_JOURNAL_RECORD_MAX_VALUES,
             )
         except JSONLimitError as exc:
             raise CorruptJournal(str(exc)) from None

@@ -92,3 +92,21 @@ def test_json_output_holds_only_characters_and_shows_a_non_utf8_byte_as_the_term
     assert _characters_only(doc), text
     if command not in ("index",):  # the index names no file that is not in it
         assert "\\\\udcff" in text or "\\\\udcfe" in text, text
+
+
+def test_two_folders_a_byte_and_its_escape_text_apart_print_as_two_paths(tmp_path: Path) -> None:
+    # §43: an agent folder named with byte 0xff and one named with the text `\udcff` both
+    # printed as "bad\udcff", so a script reading `list --json` opened the second for both
+    home = tmp_path / "home"
+    agents = home / ".claude" / "agent-memory"
+    for name in (b"bad\xff", b"bad\\udcff"):
+        add_memory(Path(os.fsdecode(os.fsencode(agents) + b"/" + name)), "user_a.md")
+    out = subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", "list", "--home", str(home), "--json"],
+        capture_output=True,
+        env=child_env(HOME=str(home)),
+        timeout=180,
+        check=True,
+    )
+    paths = sorted(row["path"] for row in json.loads(out.stdout.decode("utf-8")))
+    assert paths == [f"{agents}/bad\\\\udcff", f"{agents}/bad\\udcff"], paths

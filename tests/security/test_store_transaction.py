@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -772,3 +773,20 @@ def test_a_file_rewritten_after_the_secret_scan_is_never_moved_into_team(
     with pytest.raises(ChangedMeanwhileError, match=f"{name} was changed by another program"):
         MemoryStore(mem, crash_hook=rewrite).promote(name)
     assert not (mem / "team" / name).exists() and (mem / name).read_text() == leaked
+
+
+def test_a_planted_journal_line_of_many_values_is_set_aside_unparsed(tmp_path: Path) -> None:
+    # §43: a journal line of 16 MB of `{},{},...` (under the journal's byte cap) held 480 MB
+    # while lint or a save parsed it; a record the store writes makes about 20 values
+    line = '{"op": "write", "x": [' + ",".join(["{}"] * 400_000) + "]}\n"
+    (tmp_path / ".memdir.journal").write_text(line)
+    tracemalloc.start()
+    try:
+        MemoryStore(tmp_path).save("Tabs", "the user prefers tabs over spaces", "user", "b")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (tmp_path / "user_tabs.md").exists() and not (tmp_path / ".memdir.journal").exists()
+    (aside,) = tmp_path.glob(".memdir.journal.corrupt-*")
+    assert aside.read_text() == line  # kept whole, for a person to look at
+    assert peak < 12 * len(line)  # the text and a few copies; no object per value

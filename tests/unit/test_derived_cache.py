@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,20 @@ from memdir_nb.storage.derived_cache import DerivedCache
 
 
 def _cache(
-    path: Path, *, version: str = "v1", entries: int = 100, size: int = 100_000
+    path: Path,
+    *,
+    version: str = "v1",
+    entries: int = 100,
+    size: int = 100_000,
+    values: int = 100_000,
 ) -> DerivedCache:
     return DerivedCache(
-        path, kind="test kind", version=version, max_entries=entries, max_bytes=size
+        path,
+        kind="test kind",
+        version=version,
+        max_entries=entries,
+        max_bytes=size,
+        max_values=values,
     )
 
 
@@ -75,6 +86,37 @@ def test_a_file_past_the_byte_cap_is_not_read(tmp_path: Path) -> None:
     big.save()
     small = _cache(path, size=10_000)
     assert small.get("a") is None and small.damaged
+
+
+@pytest.mark.parametrize("value", ["[]", "{}", "0", '"a"'])
+def test_a_file_under_the_byte_cap_that_would_make_too_many_values_is_not_parsed(
+    tmp_path: Path, value: str
+) -> None:
+    # §43: 16 MB of `[],[],...` under the 16 MB cap took 396 MB as lists (`{}` 441 MB); the
+    # memory a parse takes is bounded by its values, so those are counted before it runs
+    path = tmp_path / "derived.json"
+    body = ",".join([value] * 330_000)
+    path.write_text('{"kind":"test kind","version":"v1","entries":{"a":[' + body + "]}}")
+    tracemalloc.start()
+    try:
+        cache = _cache(path, size=2_000_000, values=10_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert cache.get("a") is None and cache.damaged
+    assert peak < 12 * path.stat().st_size  # the text and a few copies, no object per value
+    assert _cache(path, size=2_000_000, values=700_000).get("a") is not None  # under both caps
+
+
+def test_a_file_that_would_pass_the_value_cap_keeps_its_newer_half(tmp_path: Path) -> None:
+    path = tmp_path / "derived.json"
+    cache = _cache(path, values=100)
+    for n in range(40):
+        cache.put(f"k{n:02d}", [n, n])
+    cache.save()
+    kept = json.loads(path.read_bytes())["entries"]
+    assert "k39" in kept and "k00" not in kept and len(kept) * 4 <= 100
+    assert _cache(path, values=100).get("k39") == [39, 39]  # the reader takes what was written
 
 
 def test_a_symlink_at_the_files_name_is_neither_read_nor_written_through(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tracemalloc
 
 import pytest
@@ -16,6 +17,7 @@ from memdir_nb.formats.jsonio import (
     loads_bounded,
     nesting_depth,
     raw_decode,
+    value_count,
 )
 from memdir_nb.spec.text import terminal_safe
 
@@ -134,3 +136,55 @@ def test_output_shows_a_lone_surrogate_as_the_terminals_escape_text() -> None:
     assert json.loads(text) == {"caf\\udcff.md": ["a\\ud800b", "caf\u00e9", 3, None], "ok": ["x"]}
     assert terminal_safe("caf\udcff.md") == "caf\\udcff.md"  # what the terminal shows
     assert dumps_output({"a": 1}, indent=None) == json.dumps({"a": 1})
+
+
+_READ_BACK = re.compile(r"(\\+)(ud[89a-f][0-9a-f]{2})")
+
+
+def _read_back(text: str) -> str:
+    """The string a `--json` string stands for, by the form spec.text.lone_surrogates_shown
+    documents (what a script in any language does to get a name's bytes back)."""
+
+    def one(m: re.Match[str]) -> str:
+        run, code = m.group(1), m.group(2)
+        if len(run) % 2:
+            return "\\" * (len(run) // 2) + chr(int(code[1:], 16))
+        return "\\" * (len(run) // 2) + code
+
+    return _READ_BACK.sub(one, text)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("bad\udcff", "bad\\udcff"),  # a name's byte 0xff, and a name holding that text
+        ("a\\\udcff", "a\\\\udcff"),
+        ("x\ud800", "x\\ud800"),
+    ],
+)
+def test_two_different_strings_are_never_written_alike(first: str, second: str) -> None:
+    # §43: both were written as `\udcff`, so `list --json` gave two folders one path
+    assert dumps_output(first) != dumps_output(second)
+    for value in (first, second):
+        assert _read_back(json.loads(dumps_output(value))) == value
+
+
+@given(st.text(alphabet=st.sampled_from(["\\", "u", "d", "c", "f", "8", "x", "\udcff", "\ud800"])))
+def test_every_string_reads_back_from_its_output(value: str) -> None:
+    text = dumps_output(value)
+    text.encode("utf-8")  # only characters
+    assert _read_back(json.loads(text)) == value
+
+
+def test_a_windows_path_and_a_long_run_of_backslashes_are_written_as_they_are() -> None:
+    assert json.loads(dumps_output("C:\\Users\\me\\udon.md")) == "C:\\Users\\me\\udon.md"
+    run = "\\" * 200_000 + "x"  # passed in one step: the run is possessive
+    assert json.loads(dumps_output(run)) == run
+
+
+def test_values_are_counted_outside_strings_and_over_the_cap_are_refused_unparsed() -> None:
+    assert value_count('{"a": [1, 2], "b": "x,y:[{"}') == 1 + 6
+    assert value_count("7") == 1 and value_count('"a,b"') == 1
+    assert loads_bounded("[[],[]]", max_bytes=100, max_values=5) == [[], []]
+    with pytest.raises(JSONLimitError, match="over the limit of 4"):
+        loads_bounded("[[],[]]", max_bytes=100, max_values=4)

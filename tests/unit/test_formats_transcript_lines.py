@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 
 import pytest
 
 from memdir_nb.formats.transcript_lines import parse_record_line
+from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_LINE_MAX_VALUES
 
 
 def test_a_clean_line_gives_its_record_and_no_problem() -> None:
@@ -56,3 +58,37 @@ def test_a_line_over_the_byte_cap_is_refused() -> None:
 
 def test_a_json_value_that_is_not_an_object_is_refused() -> None:
     assert parse_record_line("[1, 2]") == ([], "not a JSON object; skipped")
+
+
+def _dense_line(count: int) -> str:
+    junk = ",".join(["{}"] * count)
+    record = '{"type":"user","uuid":"u1","message":{"role":"user","content":"hi","junk":[%s]}}'
+    return record % junk
+
+
+@pytest.mark.parametrize("glued", [False, True])
+def test_a_line_under_the_byte_cap_that_would_make_too_many_values_is_refused_unparsed(
+    glued: bool,
+) -> None:
+    # §43: 8 MB of `{},{},...` in one line passed the byte cap and the parse held 2.8 million
+    # dicts, 205 MB (replay of five such lines peaked at 556 MB, sessions at 482 MB)
+    line = _dense_line(TRANSCRIPT_LINE_MAX_VALUES)
+    if glued:
+        line = '{"type":"user","uuid":"u0","message":{"role":"user","content":"a"}}' + line
+    assert len(line) < TRANSCRIPT_LINE_MAX_BYTES
+    tracemalloc.start()
+    try:
+        records, problem = parse_record_line(line)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert problem is not None and "over the limit of 1,000,000" in problem, problem
+    assert records == []  # the whole line, as over the byte or the depth cap
+    assert peak < 12 * len(line)  # the text and a few copies; no object per value
+
+
+def test_a_real_lines_many_short_strings_are_read() -> None:
+    # a Write's structuredPatch of 200,000 one-character lines: 1.2 MB, one value every 6 bytes
+    patch = json.dumps({"type": "user", "uuid": "u1", "toolUseResult": {"lines": ["+}"] * 200_000}})
+    (record,), problem = parse_record_line(patch)
+    assert problem is None and len(record["toolUseResult"]["lines"]) == 200_000

@@ -20,6 +20,7 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_HOOK_CHARS,
+    REBUILD_HEADING,
     cap_units,
     counted_line_numbers,
     counted_text,
@@ -29,6 +30,7 @@ from memdir_nb.formats.index import (
     format_size,
     heading_hook,
     index_cap_verdict,
+    index_mentions,
     merge_index,
     parse_index,
     remove_index_entry,
@@ -40,6 +42,7 @@ from memdir_nb.formats.index_batch import IndexText
 from memdir_nb.formats.index_caps import index_file_lines
 from memdir_nb.formats.index_lines import MovedFiles, line_mentions, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.index_files import (
     IndexTargets,
     entrypoint_path,
@@ -1326,6 +1329,66 @@ def test_a_line_added_after_a_comment_left_open_is_loaded_by_every_route(
     assert text.startswith("# Index\n<!-- drafts, to tidy later\n-->\n")
     loaded = strip_entrypoint_extras(text).text
     assert loaded.count("(user_tabs.md)") == 1 and loaded.count("(user_vim.md)") == 1, text
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "# Index\n```\nLink related memory with [[other-slug]]\n```\n",
+        "# Index\n~~~md\n- [Example](user_example.md) — the form of a line\n~~~\n",
+        "# Index\n  - a list item:\n\n    ```\n    - [Old](user_old.md) — code\n    ```\n",
+    ],
+    ids=["wiki-in-backticks", "link-in-tildes", "fence-in-a-list-item"],
+)
+def test_a_line_in_a_fenced_code_block_is_no_entry_for_any_reader(
+    tmp_path: Path, head: str
+) -> None:
+    # §43: a `[[x]]` or a link in a fence (a template's example) was an entry: lint called it
+    # dangling and the rebuild counted its file as listed
+    assert parse_index(head) == [] and index_mentions(head) == []
+    (tmp_path / "user_example.md").write_text(render_memory_file("E", "an example", "user", "b"))
+    entrypoint_path(tmp_path).write_text(head)
+    rebuild_index(tmp_path)
+    text = entrypoint_path(tmp_path).read_text()
+    assert text.startswith(head) and [e.target for e in parse_index(text)] == ["user_example.md"]
+    assert not [
+        f for f in lint_memory_dir(tmp_path) if f.path == "MEMORY.md" and "dangling" in f.rule
+    ]
+
+
+@pytest.mark.parametrize("route", ["store save", "dream apply", "rebuild"])
+@pytest.mark.parametrize("fence", ["```", "~~~~"])
+def test_a_line_added_after_a_code_block_left_open_is_an_entry_by_every_route(
+    tmp_path: Path, route: str, fence: str
+) -> None:
+    # §43: a fence left open runs to the end, so a line appended after it is code; each route
+    # closes it first (as a comment left open, attack round 8), and a second run adds nothing
+    head = f"# Index\n{fence}sh\nmake lint\n"
+    entrypoint_path(tmp_path).write_text(head)
+    if route == "store save":
+        MemoryStore(tmp_path).save("Tabs", "the user prefers tabs over spaces", "user", "b")
+        MemoryStore(tmp_path).save("Vim", "the user edits in vim with its own keys", "user", "b")
+    else:
+        for name in ("user_tabs.md", "user_vim.md"):
+            (tmp_path / name).write_text(render_memory_file(name, f"about {name}", "user", "b"))
+        for _ in range(2):
+            if route == "rebuild":
+                rebuild_index(tmp_path)
+            else:
+                apply_plan(plan_consolidation(tmp_path))
+    text = entrypoint_path(tmp_path).read_text()
+    assert text.startswith(head + fence + "\n"), text
+    assert sorted(e.target for e in parse_index(text)) == ["user_tabs.md", "user_vim.md"], text
+
+
+def test_the_rebuilds_heading_in_a_code_block_is_not_where_it_adds_lines(tmp_path: Path) -> None:
+    head = f"# Index\n```\n{REBUILD_HEADING}\n# a comment in the code\n```\n"
+    (tmp_path / "user_a.md").write_text(render_memory_file("A", "about a", "user", "b"))
+    entrypoint_path(tmp_path).write_text(head)
+    for _ in range(2):
+        rebuild_index(tmp_path)
+    text = entrypoint_path(tmp_path).read_text()
+    assert text.startswith(head) and [e.target for e in parse_index(text)] == ["user_a.md"], text
 
 
 def test_an_entry_below_a_comment_opener_the_loader_keeps_is_an_entry() -> None:

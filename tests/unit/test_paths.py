@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -690,6 +690,26 @@ def test_agent_memory_dir_per_scope(tmp_path: Path) -> None:
         get_agent_memory_dir("plugin:rev", "local", c)
         == project / ".claude" / "agent-memory-local" / "plugin-rev"
     )
+
+
+@pytest.mark.parametrize("scope", ["user", "project", "local"])
+@pytest.mark.parametrize("there, sent", [("NFD", "NFC"), ("NFC", "NFD")])
+def test_an_agent_type_in_the_other_normal_form_is_the_agents_folder_already_there(
+    tmp_path: Path, scope: str, there: Literal["NFC", "NFD"], sent: Literal["NFC", "NFD"]
+) -> None:
+    # §43: `café` decomposed (as macOS writes it) and then composed (as it is typed) made two
+    # folders, listed as two identical lines; the second agent never saw the first's memories
+    project = tmp_path / "project"
+    project.mkdir()
+    c = cfg(tmp_path, project)
+    first = get_agent_memory_dir(unicodedata.normalize(there, "café-reviewer"), scope, c)
+    first.mkdir(parents=True)
+    (first / "MEMORY.md").write_text("- [Style](user_style.md) — tabs, never spaces\n")
+    agent = unicodedata.normalize(sent, "café-reviewer")
+    assert get_agent_memory_dir(agent, scope, c) == first
+    prompt = build_agent_memory_prompt(agent, scope, c)
+    assert os.listdir(first.parent) == [first.name]  # no second folder
+    assert "tabs, never spaces" in prompt
 
 
 def test_agent_memory_dir_stays_inside_its_parent(tmp_path: Path) -> None:

@@ -685,3 +685,26 @@ def test_a_manifest_longer_than_one_files_cap_still_gives_the_exact_mtimes(tmp_p
     )
     assert import_archive(archive, tmp_path / "m").written == ["user_a.md"]
     assert os.stat(tmp_path / "m" / "user_a.md").st_mtime_ns == exact
+
+
+def test_a_manifest_of_many_values_is_passed_over_unparsed(tmp_path: Path) -> None:
+    # §43: a manifest of 16 MB of `{},{},...` packed into a 38 KB archive took import to
+    # 467 MB; past its value cap it is passed over as past its byte cap (mtimes not kept)
+    src = build_demo_memory_dir(tmp_path / "a" / "memory", now_ms=DEMO_NOW_MS)
+    export_archive(src, tmp_path / "m.zip")
+    body = '{"version": 1, "files": {"x": [' + ",".join(["{}"] * 1_000_000) + "]}}"
+    with (
+        zipfile.ZipFile(tmp_path / "m.zip") as old,
+        zipfile.ZipFile(tmp_path / "bad.zip", "w", zipfile.ZIP_DEFLATED) as new,
+    ):
+        for info in old.infolist():
+            data = body.encode() if info.filename == ARCHIVE_MANIFEST_NAME else old.read(info)
+            new.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+    tracemalloc.start()
+    try:
+        result = import_archive(tmp_path / "bad.zip", tmp_path / "b" / "memory")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.ok and _files(tmp_path / "b" / "memory") == _files(src)
+    assert peak < 12 * len(body)  # the text and a few copies; no object per value
