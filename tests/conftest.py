@@ -823,6 +823,100 @@ def build_wikilink_index_by_name_dir(root: Path) -> Path:
     return root
 
 
+def build_windows_line_ends_dir(root: Path) -> Path:
+    """A dir kept on Windows (real35: a published dir of 78 memories, 72 with CRLF line ends in
+    header and body, as an editor or git's autocrlf leaves them): every file ends its lines with
+    CRLF; two near-duplicate project memories the dream merges, one whose description and body
+    say "the last week" (a span, not a calendar week) and one dated "today", and a CRLF index."""
+
+    def crlf(path: Path, text: str, age: float) -> None:
+        _put(path, "")
+        path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+        when = time.time() - age * DAY_S
+        os.utime(path, (when, when))
+
+    why = (
+        "**Why:** two pots cracked in the last firing.\n**How to apply:** check it before loading."
+    )
+    crlf(
+        root / "project_kiln_cone.md",
+        flat_memory(
+            "Kiln cone",
+            "The stoneware kiln fires to cone six after a slow bisque",
+            "project",
+            f"The stoneware kiln fires to cone six; the bisque runs slow first.\n\n{why}",
+        ),
+        1,
+    )
+    crlf(
+        root / "project_kiln_cone_copy.md",
+        flat_memory(
+            "Kiln cone copy",
+            "The stoneware kiln fires to cone six after a slow bisque",
+            "project",
+            "The stoneware kiln fires to cone six; the bisque runs slow first.\n"
+            f"Shelf three holds the witness cones.\n\n{why}",
+        ),
+        2,
+    )
+    crlf(
+        root / "project_glaze_review.md",
+        flat_memory(
+            "Glaze review",
+            "Glaze tests fired yesterday, covering the last week of firings",
+            "project",
+            "The glaze tests of the last week of firings came out matte.\n"
+            "The celadon was remixed today.\n\n**Why:** the studio asked for a summary."
+            "\n**How to apply:** start from the matte recipes.",
+        ),
+        3,
+    )
+    crlf(
+        root / "MEMORY.md",
+        "- [Kiln cone](project_kiln_cone.md) \u2014 cone six, slow bisque\n"
+        "- [Kiln cone copy](project_kiln_cone_copy.md) \u2014 the same, with witness cones\n"
+        "- [Glaze review](project_glaze_review.md) \u2014 matte results\n",
+        0,
+    )
+    return root
+
+
+def build_subagent_notes_dir(root: Path) -> Path:
+    """Memories an agent wrote about its subagents' work (real35: "worktree agent-a… review-fixed",
+    branches `worktree-agent-a…`, `subagents/agent-a….jsonl`): Claude Code's subagent ids, `a` and
+    16 hex digits, in prose, paths and branch names, private and team. The ids here are ones the
+    entropy detector read as keys."""
+    ids = ("a36b3216fdaeeb975", "ab0eb53f16947ccf2", "a70f58904dba41ecc", "aff9243a8f506b409")
+    body = (
+        f"The glaze calculator fix waits in worktree agent-{ids[0]} for review.\n"
+        f"It was pushed from branch worktree-agent-{ids[1]} and merged after the check.\n"
+        f"A stale copy sits under .claude/worktrees/agent-{ids[2]}/src/recipes.ts.\n\n"
+        f"**Why:** subagents/agent-{ids[3]}.jsonl shows what the review agent tried.\n"
+        "**How to apply:** clean the stale worktree before the next run."
+    )
+    _put(
+        root / "project_calculator_review.md",
+        flat_memory(
+            "Calculator review",
+            "Where the glaze calculator fix and its review stand",
+            "project",
+            body,
+        ),
+    )
+    _put(
+        root / "team" / "project_worktree_cleanup.md",
+        flat_memory("Worktree cleanup", "Stale subagent worktrees to clean", "project", body),
+    )
+    _put(
+        root / "MEMORY.md", "- [Calculator review](project_calculator_review.md) \u2014 fix waits\n"
+    )
+    _put(
+        root / "team" / "MEMORY.md",
+        "- [Worktree cleanup](project_worktree_cleanup.md) \u2014 stale worktrees\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -850,6 +944,8 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "wikilink-index": build_wikilink_index_dir,
     "wikilink-index-by-name": build_wikilink_index_by_name_dir,
     "bad-files": build_bad_files_dir,
+    "windows-line-ends": build_windows_line_ends_dir,
+    "subagent-notes": build_subagent_notes_dir,
 }
 
 

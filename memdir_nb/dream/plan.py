@@ -49,6 +49,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.dates import convert_relative_dates, local_date
 from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.spec.text import line_end_style
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.listing import ListedFile, list_memory_files, one_name_per_file
@@ -210,8 +211,9 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> Pl
         d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
         extra += _new_lines(d_body, keep_lines + extra, fuzz)
     new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
-    if extra:
-        new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
+    if extra:  # in the line ends the absorbing file has (CRLF when kept on Windows)
+        end = line_end_style(keep.text)
+        new_body = new_body.rstrip("\r\n") + end * 2 + end.join(extra) + end
     ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
     for d in dups:
         ops += [TrashFile(d.rel), IndexRemove(index_rel(scope), d.scope_rel, drop_emptied=True)]

@@ -106,6 +106,12 @@ _LABEL_LINE = re.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|>)")
 # Words in double quotes are someone's words or a name for something ("yesterday UTC").
 _QUOTED = re.compile('"[^"\n]*"|\u201c[^\u201d\n]*\u201d')
 _POSSESSIVE = ("'s", "\u2019s")  # "today's teams" is the present, not a day
+# After "the", a modified week, month or weekday is a span or a rule, not the calendar one:
+# "the last week of changes" is the seven days before the day written, "the past month" thirty,
+# "the next week" the seven after, "the last Friday of the month" any month's. The rewrite
+# leaves them as written (real35: it gave "covering the the week of 2026-04-27 of changes").
+_MODIFIERS = frozenset({"this", "next", "last", "coming", "past"})
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)  # searched in the 12 characters before
 
 
 @dataclass(frozen=True)
@@ -397,6 +403,10 @@ def _convert_line(line: str, today: _dt.date, changes: list[str]) -> str:
     pos = 0
     for start, end, phrase in _line_hits(line):
         if _BARE_WEEKDAY.fullmatch(phrase) or any(c0 <= start < c1 for c0, c1 in code):
+            continue
+        if phrase.split(None, 1)[0].lower() in _MODIFIERS and _THE_BEFORE.search(
+            line, max(0, start - 12), start
+        ):
             continue
         resolved = resolve_relative_date(phrase, today)
         if resolved is None:

@@ -166,6 +166,28 @@ def test_convert_leaves_vague_and_anchored_phrases_alone() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Covering the last week of changes to the kiln log.",  # the seven days before
+        "The past week's glaze tests came out matte.",
+        "Over the past month the clay price rose twice.",
+        "Booked for the next week of firings.",
+        "Kiln cleaning is on the last Friday of the month.",  # any month's, not one date
+    ],
+)
+def test_a_modified_week_month_or_weekday_after_the_is_reported_but_left_as_written(
+    text: str,
+) -> None:
+    # real35: the rewrite made "covering the last week of" into "covering the the week of
+    # 2026-11-23 of", a calendar week for a span, with its article twice
+    assert find_relative_dates(text) != []
+    assert convert_relative_dates(text, WEDNESDAY) == (text, [])
+    assert convert_relative_dates("Shipped last week.", WEDNESDAY)[0] == (
+        "Shipped the week of 2026-11-09."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "### The Problem Today",  # a heading names a topic
         "## Yesterday",
         "> ship it tomorrow, she said",  # a blockquote repeats words said then

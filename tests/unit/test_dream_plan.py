@@ -1378,3 +1378,25 @@ def test_apply_refuses_a_planned_new_file_with_a_part_starting_with_a_tilde(mess
     with pytest.raises(PlanError, match=r"'~' starts with '~'.*nothing was written.*e\.g\. user_x"):
         apply_plan(plan)
     assert _tree(messy) == before
+
+
+def test_memories_kept_with_windows_line_ends_keep_their_headers_and_line_ends(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real35: a published dir kept on Windows (CRLF in 72 of its 78 files); the plan read each
+    # header as body, so the date step rewrote a description, and a merge appended LF lines
+    root = real_dir("windows-line-ends")
+    before = {p.name: p.read_bytes().decode("utf-8") for p in root.glob("*.md")}
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    assert sorted(a.kind for a in plan.actions) == ["absolute_dates", "merge_duplicates"]
+    result = {rel: text or "" for rel, text in plan.result().items()}
+    for rel in ("project_kiln_cone.md", "project_glaze_review.md", "MEMORY.md"):
+        new = result[rel]
+        assert new and new.count("\n") == new.count("\r\n"), rel
+    for rel in ("project_kiln_cone.md", "project_glaze_review.md"):
+        header = before[rel][: before[rel].index("---\r\n", 5) + 5]
+        assert result[rel].startswith(header), rel  # the header as written, description and all
+    assert "Shelf three holds the witness cones.\r\n" in result["project_kiln_cone.md"]
+    review = result["project_glaze_review.md"]
+    assert "yesterday, covering the last week of firings" in review and " the the " not in review
+    assert "The celadon was remixed today." not in review  # the body's own date is still fixed
