@@ -881,6 +881,41 @@ def build_windows_line_ends_dir(root: Path) -> Path:
     return root
 
 
+def build_cloned_dir(root: Path) -> Path:
+    """A memory dir as a git clone leaves it (real35: 2,000+ repositories commit their memory
+    dir): every file has the checkout's mtime, now; the memories keep the `modified:` time the
+    CLI wrote under `metadata:` (2026-09-08), and two project memories say "today" and
+    "yesterday", one of them with Windows line ends; a third, older, has no `modified:` and
+    names the day of an event a year back beside its "today"."""
+    glaze = "The celadon glaze was remixed today; the old batch went to the bin yesterday."
+    _put(
+        root / "project_celadon_batch.md",
+        nested_memory(
+            "celadon-batch", "The celadon glaze batch was remixed", "project", glaze, session="c1"
+        ),
+    )
+    kiln = nested_memory(
+        "kiln-element",
+        "The kiln's top element was replaced",
+        "project",
+        "The top element was replaced today.",
+        session="c2",
+    )
+    path = _put(root / "project_kiln_element.md", "")
+    path.write_bytes(kiln.replace("\n", "\r\n").encode("utf-8"))
+    move = "On 2025-07-16 the wheels moved to the north room; the kiln moves today."
+    _put(
+        root / "project_studio_move.md",
+        flat_memory("Studio move", "The studio's move to the north room", "project", move),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Celadon batch](project_celadon_batch.md) \u2014 remixed\n"
+        "- [Kiln element](project_kiln_element.md) \u2014 replaced\n",
+    )
+    return root
+
+
 def build_subagent_notes_dir(root: Path) -> Path:
     """Memories an agent wrote about its subagents' work (real35: "worktree agent-a… review-fixed",
     branches `worktree-agent-a…`, `subagents/agent-a….jsonl`): Claude Code's subagent ids, `a` and
@@ -946,6 +981,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "bad-files": build_bad_files_dir,
     "windows-line-ends": build_windows_line_ends_dir,
     "subagent-notes": build_subagent_notes_dir,
+    "cloned": build_cloned_dir,
 }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,10 +37,13 @@ from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
 from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
+from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.frontmatter_fields import core_header
+from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.formats.wikilinks import link_key, linked_names, names_linking, relinked
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
+    DREAM_DATE_SLACK_DAYS,
     DREAM_MERGE_MAX_LINE_PAIRS,
     ENTRYPOINT_NAME,
     INDEX_READ_MAX_BYTES,
@@ -46,7 +51,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
-from memdir_nb.spec.dates import convert_relative_dates, local_date
+from memdir_nb.spec.dates import convert_relative_dates, local_date, may_hold_relative_date
 from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.spec.text import line_end_style
@@ -122,6 +127,7 @@ class _Snapshot:
 # absolute, and an index line formatted, once per content (dream.kept).
 _READS = KeptReads()
 _KEPT_DATES = KeptCalls(convert_relative_dates)
+_KEPT_MAY_DATE = KeptCalls(may_hold_relative_date)  # before the header is parsed for its time
 
 
 # What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
@@ -195,6 +201,38 @@ def _read_memories(snap: _Snapshot, disk: PlanCache | None = None) -> list[_Mem]
     return mems
 
 
+def _written_day(m: _Mem) -> _dt.date | None:
+    """The day a memory's relative dates count from: the memory's time, its `modified:` when
+    valid (it survives a clone, which gives every file the checkout's mtime), else its file's
+    mtime; None when that mtime cannot be the day: the body names a day more than
+    DREAM_DATE_SLACK_DAYS before it (real35: in cloned dirs, "fixed today" in memories of May
+    to August became the day of the plan)."""
+    modified = parse_frontmatter(m.text)[0].modified_ms
+    day = local_date(memory_time_ms(m.mtime_ms, modified))
+    if modified is None:
+        named = [_iso_day(*found) for found in _ISO_DAY.findall(m.body)]
+        latest = max((d for d in named if d is not None), default=None)
+        if latest is not None and (day - latest).days > DREAM_DATE_SLACK_DAYS:
+            return None
+    return day
+
+
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _iso_day(year: str, month: str, day: str) -> _dt.date | None:
+    try:
+        return _dt.date(int(year), int(month), int(day))
+    except ValueError:  # 2026-13-45 names no day
+        return None
+
+
+def _dated(body: str, m: _Mem) -> str:
+    """body with its relative dates made absolute against m's day, or as written without one."""
+    day = _written_day(m)
+    return body if day is None else convert_relative_dates(body, day)[0]
+
+
 def _keep_first(group: list[_Mem]) -> list[_Mem]:
     """A near-duplicate group, the member that absorbs the others (the newest) first."""
     return sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
@@ -208,9 +246,9 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> Pl
     keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
     extra: list[str] = []
     for d in dups:
-        d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
+        d_body = _dated(d.body, d)
         extra += _new_lines(d_body, keep_lines + extra, fuzz)
-    new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
+    new_body = _dated(body, keep)
     if extra:  # in the line ends the absorbing file has (CRLF when kept on Windows)
         end = line_end_style(keep.text)
         new_body = new_body.rstrip("\r\n") + end * 2 + end.join(extra) + end
@@ -343,19 +381,26 @@ def _contradiction_actions(
     ]
 
 
-def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
-    """3. relative dates of project memories, against each file's own mtime.
+def _date_actions(mems: list[_Mem], merged: set[str], notes: list[str]) -> list[PlanAction]:
+    """3. relative dates of project memories, against each memory's own time (_written_day).
 
     The project type is the one whose guidance says to write dates absolute, and the one lint
     checks; in a feedback or user memory "today" is most often the present ("if I wrote this
     from scratch today"), so rewriting it would change what the person wrote.
     """
-    actions = []
+    actions, undated = [], list[str]()
     for m in mems:
         if m.rel in merged or m.type != MemoryType.PROJECT:
             continue
         body = m.body  # the text after its frontmatter block, as _split_front cuts it
-        new_body, changes = _KEPT_DATES.get(body, local_date(m.mtime_ms))
+        if not _KEPT_MAY_DATE.get(body):
+            continue
+        day = _written_day(m)
+        if day is None:
+            if _KEPT_DATES.get(body, local_date(m.mtime_ms))[1]:
+                undated.append(m.rel)
+            continue
+        new_body, changes = _KEPT_DATES.get(body, day)
         if changes:
             actions.append(
                 PlanAction(
@@ -366,6 +411,16 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
                     (ReplaceText(m.rel, body, new_body),),
                 )
             )
+    if undated:
+        shown = ", ".join(undated[:3]) + (
+            f" and {len(undated) - 3} more" if len(undated) > 3 else ""
+        )
+        notes.append(
+            f"relative dates left as written in {shown}: each names a day over "
+            f"{DREAM_DATE_SLACK_DAYS} days before its file's time and has no `modified:`, so the "
+            "day it was written is not known (a clone or a copy gives its files the day they "
+            "were made); date them by hand (lint's relative-date lists them)"
+        )
     return actions
 
 
@@ -424,7 +479,7 @@ def _plan(
         ) as contradictions,
     ):
         merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk)
-        dates = _date_actions(mems, merged)
+        dates = _date_actions(mems, merged, snap.notes)
         repairs: list[PlanAction] = []
         for scope in scopes:
             done = [*merges, *dates, *repairs]
