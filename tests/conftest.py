@@ -886,7 +886,8 @@ def build_cloned_dir(root: Path) -> Path:
     dir): every file has the checkout's mtime, now; the memories keep the `modified:` time the
     CLI wrote under `metadata:` (2026-09-08), and two project memories say "today" and
     "yesterday", one of them with Windows line ends; a third, older, has no `modified:` and
-    names the day of an event a year back beside its "today"."""
+    names the day of an event a year back beside its "today"; a fourth holds a table of post
+    titles, one of them "Turn Yesterday's Firings Into a Glaze Log"."""
     glaze = "The celadon glaze was remixed today; the old batch went to the bin yesterday."
     _put(
         root / "project_celadon_batch.md",
@@ -903,6 +904,21 @@ def build_cloned_dir(root: Path) -> Path:
     )
     path = _put(root / "project_kiln_element.md", "")
     path.write_bytes(kiln.replace("\n", "\r\n").encode("utf-8"))
+    catalogue = (
+        "| Slug | Title |\n|------|-------|\n"
+        "| glaze-log | Turn Yesterday's Firings Into a Glaze Log |\n\n"
+        "The catalogue was rebuilt yesterday."
+    )
+    _put(
+        root / "project_post_catalogue.md",
+        nested_memory(
+            "post-catalogue",
+            "Every studio blog post by slug and title",
+            "project",
+            catalogue,
+            session="c3",
+        ),
+    )
     move = "On 2025-07-16 the wheels moved to the north room; the kiln moves today."
     _put(
         root / "project_studio_move.md",

@@ -161,11 +161,21 @@ def _set_apart(line: str, start: int, end: int, quoted: list[tuple[int, int]]) -
     return line[end : end + 2] in _POSSESSIVE and line[start:end].lower() == "today"
 
 
+def _in_a_title(line: str, start: int) -> bool:
+    """Whether the phrase at start opens with a capital inside a sentence (after a letter or
+    digit, not after '.', ':', '|' or a list mark): "Turn Yesterday's Commits Into a Daily
+    Standup" is a title (real35: a blog's catalogue table), as a heading is."""
+    if not line[start].isupper():
+        return False
+    before = line[max(0, start - 40) : start].rstrip()
+    return bool(before) and before[-1].isalnum()
+
+
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order.
 
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
-    _QUOTED), nor "today's".
+    _QUOTED), nor "today's", nor a phrase capitalised inside a sentence (_in_a_title).
     """
     if _LABEL_LINE.match(line):
         return
@@ -176,7 +186,7 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
         wd = m.start("wd")
         if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
             continue
-        if _set_apart(line, m.start(), m.end(), quoted):
+        if _set_apart(line, m.start(), m.end(), quoted) or _in_a_title(line, m.start()):
             continue
         spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     # a range opened by a relative phrase ("next Tuesday to Thursday") is one week's days

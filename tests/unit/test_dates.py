@@ -195,11 +195,21 @@ def test_a_modified_week_month_or_weekday_after_the_is_reported_but_left_as_writ
         "The flag reads \u201cnext week\u201d in the UI.",
         "`priority_teams()` puts today's teams first.",  # "today's": the present
         "Today\u2019s build is the one to keep.",
+        # real35: a title capitalised inside a sentence, as a blog's catalogue table holds it
+        "| glaze-log | glaze-log: Turn Yesterday's Firings Into a Glaze Log | kiln |",
+        "Read Firing Today Without Cracks before loading the kiln.",
     ],
 )
 def test_headings_quotes_and_todays_are_not_relative_dates(text: str) -> None:
     assert find_relative_dates(text) == []
     assert convert_relative_dates(text, WEDNESDAY) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text", ["Done. Today we fired the kiln.", "| Yesterday | bisque fired |", "- Tomorrow: glaze"]
+)
+def test_a_capital_opening_a_sentence_a_cell_or_an_item_is_still_a_relative_date(text: str) -> None:
+    assert len(find_relative_dates(text)) == 1
 
 
 def test_the_statement_beside_a_quote_is_still_a_relative_date() -> None:
@@ -258,6 +268,8 @@ def _reference_hits(line: str) -> list[tuple[int, int, str]]:
     for m in dates._PHRASE.finditer(line):
         wd = m.start("wd")
         if wd != -1 and dates._weekday_anchored(line, wd, m.end("wd")):
+            continue
+        if dates._in_a_title(line, m.start()):  # a capital inside a sentence (real35)
             continue
         spans.append((m.start(), m.end(), m.group(0)))
     return spans

@@ -1412,6 +1412,7 @@ def test_relative_dates_count_from_the_memorys_modified_time_not_a_clones_mtime(
     assert summaries == [
         "project_celadon_batch.md: 'today' -> '2026-09-08'; 'yesterday' -> '2026-09-07'",
         "project_kiln_element.md: 'today' -> '2026-09-08'",
+        "project_post_catalogue.md: 'yesterday' -> '2026-09-07'",  # not the title's Yesterday's
     ]
     kiln = plan.result()["project_kiln_element.md"] or ""
     assert "replaced 2026-09-08.\r\n" in kiln and "modified: 2026-09-08T10:00:00.000Z\r\n" in kiln
