@@ -383,6 +383,15 @@ def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None
     return DateResolution(day, day.isoformat(), True)
 
 
+def names_a_span(line: str, start: int, phrase: str) -> bool:
+    """Whether the relative phrase at line[start:] follows "the", and so names a span from the
+    day written ("the last week", "the past month") or a rule ("the last Friday of the month"),
+    which no single date or calendar period replaces (see _THE_BEFORE)."""
+    return phrase.split(None, 1)[0].lower() in _MODIFIERS and (
+        _THE_BEFORE.search(line, max(0, start - 12), start) is not None
+    )
+
+
 def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
     """Replace resolvable relative dates outside code with absolute ones.
 
@@ -414,9 +423,7 @@ def _convert_line(line: str, today: _dt.date, changes: list[str]) -> str:
     for start, end, phrase in _line_hits(line):
         if _BARE_WEEKDAY.fullmatch(phrase) or any(c0 <= start < c1 for c0, c1 in code):
             continue
-        if phrase.split(None, 1)[0].lower() in _MODIFIERS and _THE_BEFORE.search(
-            line, max(0, start - 12), start
-        ):
+        if names_a_span(line, start, phrase):
             continue
         resolved = resolve_relative_date(phrase, today)
         if resolved is None:
