@@ -932,6 +932,36 @@ def build_cloned_dir(root: Path) -> Path:
     return root
 
 
+def build_numbered_files_dir(root: Path) -> Path:
+    """A dir whose files carry a number before their stem (real35: a published dir of 250
+    memories, `75-feedback_native_first_default.md`, whose index lists them by number) while
+    the links written before the numbering name the old stems: `[[project_kiln_days]]`,
+    `[[feedback-no-friday-firing]]`, `[[clay_supplier]]`; one link names a memory not written."""
+    memories = {
+        "1-project_kiln_days": ("project", "Bisque fires on Mondays, glaze on Thursdays", ""),
+        "2-feedback_no_friday_firing": (
+            "feedback",
+            "Never start a firing on a Friday",
+            " The days are in [[project_kiln_days]]; clay comes via [[clay_supplier]].",
+        ),
+        "3-reference_clay_supplier": (
+            "reference",
+            "Where the stoneware clay is ordered",
+            " Check [[feedback-no-friday-firing]] before a delivery; see [[project_glaze_recipes]].",
+        ),
+    }
+    for age, (stem, (type_, description, more)) in enumerate(memories.items(), start=1):
+        body = f"{description}.{more}\n\n**Why:** the studio asked.\n\n**How to apply:** always."
+        _put(root / f"{stem}.md", flat_memory(stem.split("-", 1)[1], description, type_, body), age)
+    _put(
+        root / "MEMORY.md",
+        "- [1. Kiln days](1-project_kiln_days.md) \u2014 Monday and Thursday\n"
+        "- [2. No Friday firing](2-feedback_no_friday_firing.md) \u2014 nobody unloads\n"
+        "- [3. Clay supplier](3-reference_clay_supplier.md) \u2014 the co-op\n",
+    )
+    return root
+
+
 def build_subagent_notes_dir(root: Path) -> Path:
     """Memories an agent wrote about its subagents' work (real35: "worktree agent-a… review-fixed",
     branches `worktree-agent-a…`, `subagents/agent-a….jsonl`): Claude Code's subagent ids, `a` and
@@ -998,6 +1028,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "windows-line-ends": build_windows_line_ends_dir,
     "subagent-notes": build_subagent_notes_dir,
     "cloned": build_cloned_dir,
+    "numbered-files": build_numbered_files_dir,
 }
 
 
