@@ -907,7 +907,7 @@ def build_cloned_dir(root: Path) -> Path:
     catalogue = (
         "| Slug | Title |\n|------|-------|\n"
         "| glaze-log | Turn Yesterday's Firings Into a Glaze Log |\n\n"
-        "The catalogue was rebuilt yesterday."
+        "The catalogue was rebuilt yesterday; matte glazes stay the safe-today choice."
     )
     _put(
         root / "project_post_catalogue.md",

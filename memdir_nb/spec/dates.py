@@ -171,11 +171,20 @@ def _in_a_title(line: str, start: int) -> bool:
     return bool(before) and before[-1].isalnum()
 
 
+def _in_a_compound(line: str, start: int, end: int) -> bool:
+    """Whether the phrase at line[start:end] is joined to a word by a hyphen: "safe-today
+    usage", "a today-only price", "tomorrow-ish" are words, not dates (real35: the rewrite gave
+    "safe-2026-12-02 usage"), and "the day-before-yesterday build" is no day "yesterday" names."""
+    joined_before = start >= 2 and line[start - 1] == "-" and line[start - 2].isalnum()
+    return joined_before or (line[end : end + 1] == "-" and line[end + 1 : end + 2].isalnum())
+
+
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order.
 
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
-    _QUOTED), nor "today's", nor a phrase capitalised inside a sentence (_in_a_title).
+    _QUOTED), nor "today's", nor a phrase capitalised inside a sentence (_in_a_title) or joined
+    to a word by a hyphen (_in_a_compound).
     """
     if _LABEL_LINE.match(line):
         return
@@ -187,6 +196,8 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
         if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
             continue
         if _set_apart(line, m.start(), m.end(), quoted) or _in_a_title(line, m.start()):
+            continue
+        if _in_a_compound(line, m.start(), m.end()):
             continue
         spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     # a range opened by a relative phrase ("next Tuesday to Thursday") is one week's days
