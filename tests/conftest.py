@@ -843,6 +843,181 @@ def build_wikilink_index_by_name_dir(root: Path) -> Path:
     return root
 
 
+def build_windows_line_ends_dir(root: Path) -> Path:
+    """A dir kept on Windows (real35: a published dir of 78 memories, 72 with CRLF line ends in
+    header and body, as an editor or git's autocrlf leaves them): every file ends its lines with
+    CRLF; two near-duplicate project memories the dream merges, one whose description and body
+    say "the last week" (a span, not a calendar week) and one dated "today", and a CRLF index."""
+
+    def crlf(path: Path, text: str, age: float) -> None:
+        _put(path, "")
+        path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+        when = time.time() - age * DAY_S
+        os.utime(path, (when, when))
+
+    why = (
+        "**Why:** two pots cracked in the last firing.\n**How to apply:** check it before loading."
+    )
+    crlf(
+        root / "project_kiln_cone.md",
+        flat_memory(
+            "Kiln cone",
+            "The stoneware kiln fires to cone six after a slow bisque",
+            "project",
+            f"The stoneware kiln fires to cone six; the bisque runs slow first.\n\n{why}",
+        ),
+        1,
+    )
+    crlf(
+        root / "project_kiln_cone_copy.md",
+        flat_memory(
+            "Kiln cone copy",
+            "The stoneware kiln fires to cone six after a slow bisque",
+            "project",
+            "The stoneware kiln fires to cone six; the bisque runs slow first.\n"
+            f"Shelf three holds the witness cones.\n\n{why}",
+        ),
+        2,
+    )
+    crlf(
+        root / "project_glaze_review.md",
+        flat_memory(
+            "Glaze review",
+            "Glaze tests fired yesterday, covering the last week of firings",
+            "project",
+            "The glaze tests of the last week of firings came out matte.\n"
+            "The celadon was remixed today.\n\n**Why:** the studio asked for a summary."
+            "\n**How to apply:** start from the matte recipes.",
+        ),
+        3,
+    )
+    crlf(
+        root / "MEMORY.md",
+        "- [Kiln cone](project_kiln_cone.md) \u2014 cone six, slow bisque\n"
+        "- [Kiln cone copy](project_kiln_cone_copy.md) \u2014 the same, with witness cones\n"
+        "- [Glaze review](project_glaze_review.md) \u2014 matte results\n",
+        0,
+    )
+    return root
+
+
+def build_cloned_dir(root: Path) -> Path:
+    """A memory dir as a git clone leaves it (real35: 2,000+ repositories commit their memory
+    dir): every file has the checkout's mtime, now; the memories keep the `modified:` time the
+    CLI wrote under `metadata:` (2026-09-08), and two project memories say "today" and
+    "yesterday", one of them with Windows line ends; a third, older, has no `modified:` and
+    names the day of an event a year back beside its "today"; a fourth holds a table of post
+    titles, one of them "Turn Yesterday's Firings Into a Glaze Log"."""
+    glaze = "The celadon glaze was remixed today; the old batch went to the bin yesterday."
+    _put(
+        root / "project_celadon_batch.md",
+        nested_memory(
+            "celadon-batch", "The celadon glaze batch was remixed", "project", glaze, session="c1"
+        ),
+    )
+    kiln = nested_memory(
+        "kiln-element",
+        "The kiln's top element was replaced",
+        "project",
+        "The top element was replaced today.",
+        session="c2",
+    )
+    path = _put(root / "project_kiln_element.md", "")
+    path.write_bytes(kiln.replace("\n", "\r\n").encode("utf-8"))
+    catalogue = (
+        "| Slug | Title |\n|------|-------|\n"
+        "| glaze-log | Turn Yesterday's Firings Into a Glaze Log |\n\n"
+        "The catalogue was rebuilt yesterday; matte glazes stay the safe-today choice."
+    )
+    _put(
+        root / "project_post_catalogue.md",
+        nested_memory(
+            "post-catalogue",
+            "Every studio blog post by slug and title",
+            "project",
+            catalogue,
+            session="c3",
+        ),
+    )
+    move = "On 2025-07-16 the wheels moved to the north room; the kiln moves today."
+    _put(
+        root / "project_studio_move.md",
+        flat_memory("Studio move", "The studio's move to the north room", "project", move),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Celadon batch](project_celadon_batch.md) \u2014 remixed\n"
+        "- [Kiln element](project_kiln_element.md) \u2014 replaced\n",
+    )
+    return root
+
+
+def build_numbered_files_dir(root: Path) -> Path:
+    """A dir whose files carry a number before their stem (real35: a published dir of 250
+    memories, `75-feedback_native_first_default.md`, whose index lists them by number) while
+    the links written before the numbering name the old stems: `[[project_kiln_days]]`,
+    `[[feedback-no-friday-firing]]`, `[[clay_supplier]]`; one link names a memory not written."""
+    memories = {
+        "1-project_kiln_days": ("project", "Bisque fires on Mondays, glaze on Thursdays", ""),
+        "2-feedback_no_friday_firing": (
+            "feedback",
+            "Never start a firing on a Friday",
+            " The days are in [[project_kiln_days]]; clay comes via [[clay_supplier]].",
+        ),
+        "3-reference_clay_supplier": (
+            "reference",
+            "Where the stoneware clay is ordered",
+            " Check [[feedback-no-friday-firing]] before a delivery; see [[project_glaze_recipes]].",
+        ),
+    }
+    for age, (stem, (type_, description, more)) in enumerate(memories.items(), start=1):
+        body = f"{description}.{more}\n\n**Why:** the studio asked.\n\n**How to apply:** always."
+        _put(root / f"{stem}.md", flat_memory(stem.split("-", 1)[1], description, type_, body), age)
+    _put(
+        root / "MEMORY.md",
+        "- [1. Kiln days](1-project_kiln_days.md) \u2014 Monday and Thursday\n"
+        "- [2. No Friday firing](2-feedback_no_friday_firing.md) \u2014 nobody unloads\n"
+        "- [3. Clay supplier](3-reference_clay_supplier.md) \u2014 the co-op\n",
+    )
+    return root
+
+
+def build_subagent_notes_dir(root: Path) -> Path:
+    """Memories an agent wrote about its subagents' work (real35: "worktree agent-a… review-fixed",
+    branches `worktree-agent-a…`, `subagents/agent-a….jsonl`): Claude Code's subagent ids, `a` and
+    16 hex digits, in prose, paths and branch names, private and team. The ids here are ones the
+    entropy detector read as keys."""
+    ids = ("a36b3216fdaeeb975", "ab0eb53f16947ccf2", "a70f58904dba41ecc", "aff9243a8f506b409")
+    body = (
+        f"The glaze calculator fix waits in worktree agent-{ids[0]} for review.\n"
+        f"It was pushed from branch worktree-agent-{ids[1]} and merged after the check.\n"
+        f"A stale copy sits under .claude/worktrees/agent-{ids[2]}/src/recipes.ts.\n\n"
+        f"**Why:** subagents/agent-{ids[3]}.jsonl shows what the review agent tried.\n"
+        "**How to apply:** clean the stale worktree before the next run."
+    )
+    _put(
+        root / "project_calculator_review.md",
+        flat_memory(
+            "Calculator review",
+            "Where the glaze calculator fix and its review stand",
+            "project",
+            body,
+        ),
+    )
+    _put(
+        root / "team" / "project_worktree_cleanup.md",
+        flat_memory("Worktree cleanup", "Stale subagent worktrees to clean", "project", body),
+    )
+    _put(
+        root / "MEMORY.md", "- [Calculator review](project_calculator_review.md) \u2014 fix waits\n"
+    )
+    _put(
+        root / "team" / "MEMORY.md",
+        "- [Worktree cleanup](project_worktree_cleanup.md) \u2014 stale worktrees\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -871,6 +1046,10 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "wikilink-index": build_wikilink_index_dir,
     "wikilink-index-by-name": build_wikilink_index_by_name_dir,
     "bad-files": build_bad_files_dir,
+    "windows-line-ends": build_windows_line_ends_dir,
+    "subagent-notes": build_subagent_notes_dir,
+    "cloned": build_cloned_dir,
+    "numbered-files": build_numbered_files_dir,
 }
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import assert_never
 
 from memdir_nb.clock import system_clock_ms
+from memdir_nb.formats.frontmatter_window import header_block_end
 from memdir_nb.formats.index_batch import IndexText, fit_index
 from memdir_nb.formats.wikilinks import file_relinked, relinked
 from memdir_nb.storage.listing import folder_of_memory_dirs
@@ -186,14 +187,10 @@ def _sha(data: bytes) -> str:
 
 
 def _split_front(text: str) -> tuple[str, str]:
-    """(frontmatter block including fences, body); ('', text) when there is no frontmatter."""
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end != -1:
-            nl = text.find("\n", end + 4)
-            cut = len(text) if nl == -1 else nl + 1
-            return text[:cut], text[cut:]
-    return "", text
+    """(frontmatter block including fences, body); ('', text) when there is no frontmatter.
+    The cut is the reader's (`header_block_end`), whatever the file's line ends."""
+    cut = header_block_end(text)
+    return text[:cut], text[cut:]
 
 
 # relative dates: memdir_nb.spec.dates owns the rules; convert_relative_dates is re-exported here.

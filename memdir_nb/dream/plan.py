@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
-import posixpath
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,6 @@ from memdir_nb.dream.actions import (
     IndexRemove,
     PlanAction,
     PlanOp,
-    Relink,
     ReplaceText,
     TrashFile,
     WriteFile,
@@ -35,19 +35,14 @@ from memdir_nb.dream.compare import (
 from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
 from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
+from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
+from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.frontmatter_fields import core_header
-from memdir_nb.formats.wikilinks import (
-    file_link_target,
-    file_link_uses,
-    file_relinked,
-    link_key,
-    linked_names,
-    names_linking,
-    relinked,
-)
+from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
+    DREAM_DATE_SLACK_DAYS,
     DREAM_MERGE_MAX_LINE_PAIRS,
     ENTRYPOINT_NAME,
     INDEX_READ_MAX_BYTES,
@@ -55,9 +50,10 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
-from memdir_nb.spec.dates import convert_relative_dates, local_date
+from memdir_nb.spec.dates import convert_relative_dates, local_date, may_hold_relative_date
 from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.spec.text import line_end_style
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.listing import ListedFile, list_memory_files, one_name_per_file
@@ -130,6 +126,7 @@ class _Snapshot:
 # absolute, and an index line formatted, once per content (dream.kept).
 _READS = KeptReads()
 _KEPT_DATES = KeptCalls(convert_relative_dates)
+_KEPT_MAY_DATE = KeptCalls(may_hold_relative_date)  # before the header is parsed for its time
 
 
 # What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
@@ -203,12 +200,44 @@ def _read_memories(snap: _Snapshot, disk: PlanCache | None = None) -> list[_Mem]
     return mems
 
 
+def _written_day(m: _Mem) -> _dt.date | None:
+    """The day a memory's relative dates count from: the memory's time, its `modified:` when
+    valid (it survives a clone, which gives every file the checkout's mtime), else its file's
+    mtime; None when that mtime cannot be the day: the body names a day more than
+    DREAM_DATE_SLACK_DAYS before it (real35: in cloned dirs, "fixed today" in memories of May
+    to August became the day of the plan)."""
+    modified = parse_frontmatter(m.text)[0].modified_ms
+    day = local_date(memory_time_ms(m.mtime_ms, modified))
+    if modified is None:
+        named = [_iso_day(*found) for found in _ISO_DAY.findall(m.body)]
+        latest = max((d for d in named if d is not None), default=None)
+        if latest is not None and (day - latest).days > DREAM_DATE_SLACK_DAYS:
+            return None
+    return day
+
+
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _iso_day(year: str, month: str, day: str) -> _dt.date | None:
+    try:
+        return _dt.date(int(year), int(month), int(day))
+    except ValueError:  # 2026-13-45 names no day
+        return None
+
+
+def _dated(body: str, m: _Mem) -> str:
+    """body with its relative dates made absolute against m's day, or as written without one."""
+    day = _written_day(m)
+    return body if day is None else convert_relative_dates(body, day)[0]
+
+
 def _keep_first(group: list[_Mem]) -> list[_Mem]:
     """A near-duplicate group, the member that absorbs the others (the newest) first."""
     return sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
 
 
-def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> PlanAction:
+def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: MergeLinks) -> PlanAction:
     """Merge a group of near-duplicates into its newest member; the others go to the trash,
     and the `[[name]]` links naming them name the newest member instead."""
     keep, *dups = _keep_first(group)
@@ -216,11 +245,12 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> Pl
     keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
     extra: list[str] = []
     for d in dups:
-        d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
+        d_body = _dated(d.body, d)
         extra += _new_lines(d_body, keep_lines + extra, fuzz)
-    new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
-    if extra:
-        new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
+    new_body = _dated(body, keep)
+    if extra:  # in the line ends the absorbing file has (CRLF when kept on Windows)
+        end = line_end_style(keep.text)
+        new_body = new_body.rstrip("\r\n") + end * 2 + end.join(extra) + end
     ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
     for d in dups:
         ops += [TrashFile(d.rel), IndexRemove(index_rel(scope), d.scope_rel, drop_emptied=True)]
@@ -245,100 +275,6 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> Pl
         tuple([keep.rel] + [d.rel for d in dups] + [index_rel(scope)] + [r.rel for r in relinks]),
         tuple(ops),
     )
-
-
-def _stem(rel: str) -> str:
-    """A memory file's stem (`Path(rel).stem`, without building a Path for each of thousands)."""
-    return os.path.splitext(os.path.basename(rel))[0]
-
-
-class _Links:
-    """The `[[name]]` links of a dir's memories, for pointing a merged-away memory's at the
-    memory that absorbed it (formats.wikilinks); header values count (`related:` lists of
-    links), as the whole file is what the model reads. Markdown links to a merged-away file
-    (`[text](old.md)`) are pointed at the absorbing file too, their text kept (keep35;
-    docs/decisions.md says why they are rewritten, not only reported).
-
-    A memory answers to its `name:`, its file's stem, that stem with hyphens and both without
-    the type (formats.wikilinks.names_linking): a link by one is pointed at the absorbing memory's name
-    of the same form. A name that a memory the plan keeps still answers to is left as it is
-    (the link still finds that memory).
-    """
-
-    def __init__(self, mems: list[_Mem], merged_away: set[str]) -> None:
-        # name -> the memories linking it, in the plan's order: each merge looks up only the
-        # names it retires, not every linking file (a dir of thousands, many merges)
-        # (case-folded, as a link finds its memory: formats.wikilinks.LinkTargets)
-        self.linking: dict[str, list[_Mem]] = {}
-        for m in mems:
-            for name in linked_names(m.text):  # by link_key, as a link finds its memory
-                self.linking.setdefault(link_key(name), []).append(m)
-        # merged-away file -> {(linking memory's rel, target as written)}: its Markdown links
-        self.file_linking: dict[str, set[tuple[str, str]]] = {}
-        for m in mems:
-            for _, written in file_link_uses(m.text):
-                to = file_link_target(m.rel, written)
-                if to is not None and to in merged_away and to != m.rel:
-                    self.file_linking.setdefault(to, set()).add((m.rel, written))
-        self.by_rel = {m.rel: m for m in mems} if self.file_linking else {}
-        # the names kept memories answer to; a dir where nothing links (most) needs none, and
-        # naming 2,000 memories three ways was a few ms of every repeat plan
-        self.kept_names: set[str] = set()
-        if self.linking:
-            for m in mems:
-                if m.rel not in merged_away:
-                    forms = names_linking(m.name, _stem(m.scope_rel))
-                    self.kept_names.update(link_key(f) for f in forms)
-
-    def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], tuple[int, int]]:
-        """A Relink for each memory (other than dups) that links a dup, and the `[[name]]` and
-        Markdown links changed."""
-        pairs, linkers = self._name_pairs(keep, dups)
-        gone = {d.rel for d in dups}
-        files: dict[str, dict[str, str]] = {}  # file -> its Markdown targets' new paths
-        for d in dups:
-            for rel, written in sorted(self.file_linking.get(d.rel, ())):
-                if rel not in gone:
-                    here = posixpath.dirname(rel) or "."
-                    files.setdefault(rel, {})[written] = posixpath.relpath(keep.rel, here)
-                    linkers[rel] = self.by_rel[rel]
-        ops = [
-            Relink(
-                rel,
-                tuple(sorted(pairs.get(rel, {}).items())),
-                tuple(sorted(files.get(rel, {}).items())),
-            )
-            for rel in sorted(pairs.keys() | files.keys())
-        ]
-        names = sum(relinked(linkers[r.rel].text, dict(r.renames))[1] for r in ops)
-        marked = sum(file_relinked(linkers[r.rel].text, dict(r.files))[1] for r in ops)
-        return ops, (names, marked)
-
-    def _name_pairs(
-        self, keep: _Mem, dups: list[_Mem]
-    ) -> tuple[dict[str, dict[str, str]], dict[str, _Mem]]:
-        """The `[[name]]` renames of each memory (other than dups) linking a dup by a name no
-        kept memory answers to, and those memories by rel."""
-        if not self.linking:
-            return {}, {}
-        renames: dict[str, str] = {}
-        for d in dups:
-            for old, new in zip(
-                names_linking(d.name, _stem(d.scope_rel)),
-                names_linking(keep.name, _stem(keep.scope_rel)),
-                strict=True,
-            ):
-                if link_key(old) not in self.kept_names and old != new:
-                    renames.setdefault(old, new)
-        gone = {d.rel for d in dups}
-        pairs: dict[str, dict[str, str]] = {}  # file -> the renames of the names it links
-        linkers: dict[str, _Mem] = {}
-        for old, new in renames.items():
-            for m in self.linking.get(link_key(old), ()):
-                if m.rel not in gone:
-                    pairs.setdefault(m.rel, {})[old] = new
-                    linkers[m.rel] = m
-        return pairs, linkers
 
 
 def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:
@@ -366,7 +302,7 @@ def _merge_actions(
     merged = {m.rel for _, group in groups for m in group}
     if not groups:
         return [], merged
-    links = _Links(mems, {m.rel for _, group in groups for m in _keep_first(group)[1:]})
+    links = MergeLinks(mems, {m.rel for _, group in groups for m in _keep_first(group)[1:]})
     return [_merge_action(scope, group, fuzz, links) for scope, group in groups], merged
 
 
@@ -389,19 +325,26 @@ def _contradiction_actions(
     ]
 
 
-def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
-    """3. relative dates of project memories, against each file's own mtime.
+def _date_actions(mems: list[_Mem], merged: set[str], notes: list[str]) -> list[PlanAction]:
+    """3. relative dates of project memories, against each memory's own time (_written_day).
 
     The project type is the one whose guidance says to write dates absolute, and the one lint
     checks; in a feedback or user memory "today" is most often the present ("if I wrote this
     from scratch today"), so rewriting it would change what the person wrote.
     """
-    actions = []
+    actions, undated = [], list[str]()
     for m in mems:
         if m.rel in merged or m.type != MemoryType.PROJECT:
             continue
         body = m.body  # the text after its frontmatter block, as _split_front cuts it
-        new_body, changes = _KEPT_DATES.get(body, local_date(m.mtime_ms))
+        if not _KEPT_MAY_DATE.get(body):
+            continue
+        day = _written_day(m)
+        if day is None:
+            if _KEPT_DATES.get(body, local_date(m.mtime_ms))[1]:
+                undated.append(m.rel)
+            continue
+        new_body, changes = _KEPT_DATES.get(body, day)
         if changes:
             actions.append(
                 PlanAction(
@@ -412,6 +355,16 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
                     (ReplaceText(m.rel, body, new_body),),
                 )
             )
+    if undated:
+        shown = ", ".join(undated[:3]) + (
+            f" and {len(undated) - 3} more" if len(undated) > 3 else ""
+        )
+        notes.append(
+            f"relative dates left as written in {shown}: each names a day over "
+            f"{DREAM_DATE_SLACK_DAYS} days before its file's time and has no `modified:`, so the "
+            "day it was written is not known (a clone or a copy gives its files the day they "
+            "were made); date them by hand (lint's relative-date lists them)"
+        )
     return actions
 
 
@@ -470,7 +423,7 @@ def _plan(
         ) as contradictions,
     ):
         merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk)
-        dates = _date_actions(mems, merged)
+        dates = _date_actions(mems, merged, snap.notes)
         repairs: list[PlanAction] = []
         for scope in scopes:
             done = [*merges, *dates, *repairs]

@@ -19,6 +19,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.text import as_lf, compiled_on_first_use
 
 __all__ = [
+    "header_block_end",
     "header_span",
     "header_window_problem",
     "normalise_newlines",
@@ -141,3 +142,21 @@ def header_span(text: str, max_lines: int) -> tuple[str, list[str], int | None]:
     except ValueError:  # maybe a fence with trailing spaces
         close = next((i for i in range(1, window) if lines[i].rstrip() == FENCE), None)
     return text, lines, close
+
+
+def header_block_end(text: str, max_lines: int = FRONTMATTER_MAX_LINES) -> int:
+    """Where a memory file's body starts in its text as written: just after the line end of the
+    line that closes its header by header_span's cut (so a file kept on Windows, with CRLF line
+    ends, or one opening with a byte order mark, is cut where parse_frontmatter cuts it); 0 when
+    the file has no closed header. Edits that keep the header as written split here (real35:
+    the dream read a CRLF file's header as body and rewrote its description)."""
+    _, lines, close = header_span(text, max_lines)
+    if not lines or close is None:
+        return 0
+    sep = "\n" if "\n" in text else "\r"  # a file with no LF at all breaks its lines at CRs
+    pos = 0
+    for _ in range(close + 1):
+        pos = text.find(sep, pos) + 1
+        if pos == 0:  # the closing fence is the last line, with no line end after it
+            return len(text)
+    return pos

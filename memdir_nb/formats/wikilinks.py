@@ -53,6 +53,7 @@ _PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "tbd"})
 # one published dir of 111 memories links half its memories by the stem without it (thirty-third
 # session), as the model reading `[[no-fabrication]]` finds `feedback_no-fabrication.md`.
 _TYPE_PREFIX = re.compile(rf"^(?:{'|'.join(TYPE_NAMES)})[_-](?=.)", re.IGNORECASE)
+_NUMBER_PREFIX = re.compile(r"^\d{1,6}[_-](?=.)")  # a file's number in a numbered dir: `75-`
 # `[label](target.md)`, with an optional `#part`, `<...>` around the target or a "title": a
 # Markdown link from one memory's body to another memory's file (file_link_uses).
 _FILE_LINK = re.compile(
@@ -64,12 +65,24 @@ LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
 _MD = ".md"
 
 
-def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str]:
+def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str, str, str]:
     """The names a link finds a memory by: its `name:` (its stem when it has none), its file's
-    stem, the stem with hyphens for underscores, and those two without the stem's leading type
-    (`feedback_no-retries` is linked as `[[no-retries]]`; the same two when it has none)."""
-    bare = _TYPE_PREFIX.sub("", stem, count=1)
-    return name, stem, stem.replace("_", "-"), bare, bare.replace("_", "-")
+    stem, the stem with hyphens for underscores, those two without the stem's leading type
+    (`feedback_no-retries` is linked as `[[no-retries]]`; the same two when it has none), and
+    the stem without a leading number, with hyphens too (real35: a dir that numbers its files,
+    `75-feedback_native_first` linked as `[[feedback_native_first]]`; the stem when it has
+    none). The type is taken off after the number."""
+    unnumbered = _NUMBER_PREFIX.sub("", stem, count=1)
+    bare = _TYPE_PREFIX.sub("", unnumbered, count=1)
+    return (
+        name,
+        stem,
+        stem.replace("_", "-"),
+        bare,
+        bare.replace("_", "-"),
+        unnumbered,
+        unnumbered.replace("_", "-"),
+    )
 
 
 def link_name(written: str) -> str:

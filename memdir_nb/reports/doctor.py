@@ -306,19 +306,24 @@ def _default_dir_findings(report: WhereReport, config: MemdirConfig) -> list[Doc
     ]
 
 
-def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
-    """Memory dirs in an XDG Claude home the CLI does not read (home.claude_homes)."""
-    xdg = unread_xdg_home(config)
-    if xdg is None:
-        return []
+def _memory_dir_keys(home: Path) -> list[str]:
+    """The keys of the memory dirs in a Claude home's layout, `home/projects/<key>/memory/`."""
     try:
-        projects = list((xdg / PROJECTS_DIRNAME).iterdir())
+        projects = list((home / PROJECTS_DIRNAME).iterdir())
     except OSError:
         return []
     # a symlinked project or memory folder could lead anywhere: only real folders count, and
     # one that cannot be looked at (past PATH_MAX, not enterable) is none
     real = [p for p in projects if is_folder(p, follow=False)]
-    dirs = sorted(p.name for p in real if is_folder(p / "memory", follow=False))
+    return sorted(p.name for p in real if is_folder(p / "memory", follow=False))
+
+
+def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
+    """Memory dirs in an XDG Claude home the CLI does not read (home.claude_homes)."""
+    xdg = unread_xdg_home(config)
+    if xdg is None:
+        return []
+    dirs = _memory_dir_keys(xdg)
     if not dirs:
         return []
     return [
@@ -393,6 +398,37 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
     ]
 
 
+def _project_home_layout_findings(report: WhereReport, config: MemdirConfig) -> list[DoctorFinding]:
+    """The project's .claude/ holding memory dirs in a Claude home's layout (a note).
+
+    real35: a repository committed `.claude/projects/C--Users-…/memory/` beside its
+    `.claude/memory/`, a home's memory dir from a Windows machine. Claude Code reads projects/
+    only in its home (~/.claude, or CLAUDE_CONFIG_DIR), so none of them loads; when the
+    project's .claude/ is the home, there is nothing to say.
+    """
+    dot = Path(report.checkout_root or report.git_root or report.cwd) / ".claude"
+    if not is_folder(dot, follow=False) or real_path(dot) == real_path(config.claude_home):
+        return []
+    keys = _memory_dir_keys(dot)
+    if not keys:
+        return []
+    return [
+        DoctorFinding(
+            "home-layout-in-project",
+            "note",
+            f".claude/{PROJECTS_DIRNAME}/ in the project holds "
+            f"{plural(len(keys), 'memory dir')} in a Claude home's layout "
+            f"({PROJECTS_DIRNAME}/<key>/memory/), which Claude Code does not read: it reads "
+            f"{PROJECTS_DIRNAME}/ only in its home, {config.claude_home}",
+            os.fspath(dot / PROJECTS_DIRNAME),
+            f"to keep those memories, move the files into {report.memory_dir or 'the memory dir'}"
+            f" and run `memdir-nb rebuild-index` there (`memdir-nb list --home {dot}` lists "
+            "them); if they were copied there by mistake, nothing loads them",
+            tuple(keys[:20]),
+        )
+    ]
+
+
 def _memory_names(folder: Path) -> list[str] | None:
     """The memory files' names in one folder, sorted (None when it cannot be listed)."""
     try:
@@ -422,6 +458,7 @@ def diagnose(
         *_home_local_findings(config),
         *_xdg_home_findings(config),
         *_repo_memory_findings(report),
+        *_project_home_layout_findings(report, config),
     ]
     if not chosen:  # no dir can be resolved (the gate finding says why)
         return DoctorReport(report, "", tuple(findings))

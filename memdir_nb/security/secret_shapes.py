@@ -351,6 +351,11 @@ _PUBLIC_SHAPES = re.compile(
             # triggers of scheduled cloud routines (RemoteTrigger, 2.1.2xx); OpenAI ids
             r"(?<![\w\-])(?:msg|req|toolu|msgbatch|trig)_0[A-Za-z0-9]{20,}(?![\w\-])",
             r"(?<![\w\-])(?:chatcmpl-|asst_|thread_|run_|resp_|batch_|file-)[A-Za-z0-9]{16,}(?![\w\-])",
+            # Claude Code's subagent ids as its files and folders name them: `a`, an optional
+            # label of lower-case letters then `-`, then 16 hex digits (a subagent's transcript
+            # `agent-<id>.jsonl`, its worktree `.claude/worktrees/agent-<id>` and the branch
+            # `worktree-agent-<id>`); one in four read as a high-entropy token (real35)
+            r"(?<![\w\-])(?:worktree-)?agent-a(?:[a-z_]{1,30}-)?[0-9a-f]{16}(?![\w\-])",
             # Inline data (an image in a data: URI is content, not a credential)
             rf"data:[\w/+.\-]+;base64,{_B64}+={{0,2}}",
             # Device paths (/dev/serial/by-id/usb-FTDI_..._A50285BI-if00-port0, /dev/disk/by-*)

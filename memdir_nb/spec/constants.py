@@ -97,6 +97,10 @@ SCAN_CACHE_MAX_BYTES = 32 * 1024 * 1024  # a ScanCache's header fields (every di
 # stay within DREAM_MERGE_MAX_LINE_PAIRS (past it, only a line already there word for word is
 # left out). Two 240 KB bodies took 6 s a pair to compare, two 56 KB ones 22 s to merge.
 DREAM_COMPARE_MAX_CHARS = 8 * 1024
+# A memory without `modified:` whose body names a day (2026-07-16) more than this many days
+# before its file's mtime was not written on its mtime's day (a clone's or a copy's mtime):
+# the dream leaves its "today" and "last week" as written rather than date them that day.
+DREAM_DATE_SLACK_DAYS = 30
 DREAM_MERGE_MAX_LINE_PAIRS = 200_000
 DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
 LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing

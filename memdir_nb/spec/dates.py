@@ -106,6 +106,12 @@ _LABEL_LINE = re.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|>)")
 # Words in double quotes are someone's words or a name for something ("yesterday UTC").
 _QUOTED = re.compile('"[^"\n]*"|\u201c[^\u201d\n]*\u201d')
 _POSSESSIVE = ("'s", "\u2019s")  # "today's teams" is the present, not a day
+# After "the", a modified week, month or weekday is a span or a rule, not the calendar one:
+# "the last week of changes" is the seven days before the day written, "the past month" thirty,
+# "the next week" the seven after, "the last Friday of the month" any month's. The rewrite
+# leaves them as written (real35: it gave "covering the the week of 2026-04-27 of changes").
+_MODIFIERS = frozenset({"this", "next", "last", "coming", "past"})
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)  # searched in the 12 characters before
 
 
 @dataclass(frozen=True)
@@ -155,11 +161,30 @@ def _set_apart(line: str, start: int, end: int, quoted: list[tuple[int, int]]) -
     return line[end : end + 2] in _POSSESSIVE and line[start:end].lower() == "today"
 
 
+def _in_a_title(line: str, start: int) -> bool:
+    """Whether the phrase at start opens with a capital inside a sentence (after a letter or
+    digit, not after '.', ':', '|' or a list mark): "Turn Yesterday's Commits Into a Daily
+    Standup" is a title (real35: a blog's catalogue table), as a heading is."""
+    if not line[start].isupper():
+        return False
+    before = line[max(0, start - 40) : start].rstrip()
+    return bool(before) and before[-1].isalnum()
+
+
+def _in_a_compound(line: str, start: int, end: int) -> bool:
+    """Whether the phrase at line[start:end] is joined to a word by a hyphen: "safe-today
+    usage", "a today-only price", "tomorrow-ish" are words, not dates (real35: the rewrite gave
+    "safe-2026-12-02 usage"), and "the day-before-yesterday build" is no day "yesterday" names."""
+    joined_before = start >= 2 and line[start - 1] == "-" and line[start - 2].isalnum()
+    return joined_before or (line[end : end + 1] == "-" and line[end + 1 : end + 2].isalnum())
+
+
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order.
 
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
-    _QUOTED), nor "today's".
+    _QUOTED), nor "today's", nor a phrase capitalised inside a sentence (_in_a_title) or joined
+    to a word by a hyphen (_in_a_compound).
     """
     if _LABEL_LINE.match(line):
         return
@@ -170,7 +195,9 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
         wd = m.start("wd")
         if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
             continue
-        if _set_apart(line, m.start(), m.end(), quoted):
+        if _set_apart(line, m.start(), m.end(), quoted) or _in_a_title(line, m.start()):
+            continue
+        if _in_a_compound(line, m.start(), m.end()):
             continue
         spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     # a range opened by a relative phrase ("next Tuesday to Thursday") is one week's days
@@ -367,6 +394,15 @@ def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None
     return DateResolution(day, day.isoformat(), True)
 
 
+def names_a_span(line: str, start: int, phrase: str) -> bool:
+    """Whether the relative phrase at line[start:] follows "the", and so names a span from the
+    day written ("the last week", "the past month") or a rule ("the last Friday of the month"),
+    which no single date or calendar period replaces (see _THE_BEFORE)."""
+    return phrase.split(None, 1)[0].lower() in _MODIFIERS and (
+        _THE_BEFORE.search(line, max(0, start - 12), start) is not None
+    )
+
+
 def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
     """Replace resolvable relative dates outside code with absolute ones.
 
@@ -397,6 +433,8 @@ def _convert_line(line: str, today: _dt.date, changes: list[str]) -> str:
     pos = 0
     for start, end, phrase in _line_hits(line):
         if _BARE_WEEKDAY.fullmatch(phrase) or any(c0 <= start < c1 for c0, c1 in code):
+            continue
+        if names_a_span(line, start, phrase):
             continue
         resolved = resolve_relative_date(phrase, today)
         if resolved is None:

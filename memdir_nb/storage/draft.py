@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.security.secret_scan import SecretFinding, scan_for_secrets
 from memdir_nb.spec.constants import STORE_WRITE_MAX_BYTES
-from memdir_nb.spec.dates import find_relative_dates, local_date, resolve_relative_date
+from memdir_nb.spec.dates import (
+    find_relative_dates,
+    local_date,
+    names_a_span,
+    resolve_relative_date,
+)
 from memdir_nb.spec.taxonomy import (
     SCOPES,
     TYPE_GUIDANCE,
@@ -214,11 +219,13 @@ def relative_date_problems(text: str, now_ms: float) -> list[DraftProblem]:
     today = local_date(now_ms)
     problems: list[DraftProblem] = []
     seen: set[str] = set()
+    lines = text.split("\n")
     for hit in find_relative_dates(text):
         if hit.phrase.lower() in seen:
             continue
         seen.add(hit.phrase.lower())
-        resolved = resolve_relative_date(hit.phrase, today)
+        span = names_a_span(lines[hit.line], hit.start, hit.phrase)  # "the past week": no date
+        resolved = None if span else resolve_relative_date(hit.phrase, today)
         fix = f"write {resolved.text} instead" if resolved else "write the exact date (YYYY-MM-DD)"
         problems.append(
             DraftProblem(

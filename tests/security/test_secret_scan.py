@@ -316,6 +316,29 @@ def test_a_billing_export_table_is_public_but_a_token_behind_its_prefix_is_not()
     assert [f.kind for f in findings] == ["high-entropy token"]
 
 
+def test_a_claude_code_subagent_id_is_public_but_a_token_glued_to_it_is_not() -> None:
+    # real35: agents write their subagents' worktrees and transcripts into memories ("branch
+    # worktree-agent-a…, worktree agent-a… review-fixed"); about one id in four read as a key
+    rng = random.Random(35)
+    flagged = []
+    for _ in range(120):
+        aid = "a" + "".join(rng.choice("0123456789abcdef") for _ in range(16))
+        for text in (
+            f"the fix waits in worktree agent-{aid} for review",
+            f"pushed from branch worktree-agent-{aid} then merged",
+            f"stale copy under .claude/worktrees/agent-{aid}/src/app.ts",
+            f"read subagents/agent-{aid}.jsonl for what it tried",
+            f"the summary agent agent-acompact-{aid[1:]} ran twice",
+        ):
+            if scan_for_secrets({"body": text}):
+                flagged.append(text)
+    assert flagged == []
+    glued = scan_for_secrets({"body": f"worktree agent-a0123456789abcdef{_random_token(30, 35)}"})
+    assert [f.kind for f in glued] == ["high-entropy token"]
+    beside = scan_for_secrets({"body": f"worktree agent-a0123456789abcdef {_random_token(30, 36)}"})
+    assert [f.kind for f in beside] == ["high-entropy token"]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -930,3 +953,17 @@ def test_the_excerpts_of_many_hits_on_one_long_line_take_linear_time(
     assert growth_ratio(excerpts, 2_500, 20_000) < 20
     findings = excerpts(20_000)()
     assert len(findings) == 20_000 and all(len(f.excerpt) < 120 for f in findings)
+
+
+def test_memories_naming_subagent_worktrees_have_no_secret_and_save_to_team(
+    real_dir: Callable[[str], Path], tmp_path: Path
+) -> None:
+    # real35: "worktree agent-abfa… review-fixed" in a published memory was a `secret` warning;
+    # in a team memory the same id is an error, and the team guard refused to save it
+    root = real_dir("subagent-notes")
+    assert [f for f in lint_memory_dir(root) if f.rule == "secret"] == []
+    body = (root / "team" / "project_worktree_cleanup.md").read_text(encoding="utf-8")
+    body = body.split("---\n", 2)[2]
+    store = MemoryStore(tmp_path / "mem")
+    saved = store.save("Worktree cleanup", "stale worktrees", "project", body, scope="team")
+    assert Path(saved).read_text(encoding="utf-8").count("agent-a") == 4

@@ -674,6 +674,26 @@ def memory_pinned_to_one_key(root: Path) -> HomeShape:
     )
 
 
+def project_keeps_a_home_layout(root: Path) -> HomeShape:
+    """A repository committing, beside its `.claude/memory/`, a Claude home's memory dir from a
+    Windows machine, `.claude/projects/C--Users-…-<project>/memory/` (real35: a published
+    repository does): Claude Code reads projects/ only in its home, so neither loads; the
+    session here runs with the home's own default dir, not written yet."""
+    home = _home(root, "ana")
+    project = _project(home, "studio/glaze-calc", repo=True)
+    _memories(project / ".claude" / "memory", "feedback_metric_units")
+    key = "C--Users-ana-Documents-Uni-glaze-calc"
+    _memories(project / ".claude" / "projects" / key / "memory", "feedback_no_cone_ten")
+    return HomeShape(
+        "project_keeps_a_home_layout",
+        home,
+        project,
+        _key_dir(home, project) / "memory",
+        findings=("repo-memory-unloaded", "home-layout-in-project"),
+        mentions=(key, "memdir-nb list --home"),
+    )
+
+
 def memory_switched_off(root: Path) -> HomeShape:
     """autoMemoryEnabled false in user settings (a memory plugin's README asks for it)
     while an old memory dir is still there."""
@@ -757,6 +777,7 @@ SHAPES: tuple[Callable[[Path], HomeShape], ...] = (
     symlinked_top_folders,
     windows_path_in_settings,
     memory_pinned_to_one_key,
+    project_keeps_a_home_layout,
     memory_switched_off,
     env_forces_memory_on,
     unicode_and_long_keys,

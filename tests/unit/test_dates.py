@@ -166,6 +166,28 @@ def test_convert_leaves_vague_and_anchored_phrases_alone() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Covering the last week of changes to the kiln log.",  # the seven days before
+        "The past week's glaze tests came out matte.",
+        "Over the past month the clay price rose twice.",
+        "Booked for the next week of firings.",
+        "Kiln cleaning is on the last Friday of the month.",  # any month's, not one date
+    ],
+)
+def test_a_modified_week_month_or_weekday_after_the_is_reported_but_left_as_written(
+    text: str,
+) -> None:
+    # real35: the rewrite made "covering the last week of" into "covering the the week of
+    # 2026-11-23 of", a calendar week for a span, with its article twice
+    assert find_relative_dates(text) != []
+    assert convert_relative_dates(text, WEDNESDAY) == (text, [])
+    assert convert_relative_dates("Shipped last week.", WEDNESDAY)[0] == (
+        "Shipped the week of 2026-11-09."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "### The Problem Today",  # a heading names a topic
         "## Yesterday",
         "> ship it tomorrow, she said",  # a blockquote repeats words said then
@@ -173,11 +195,25 @@ def test_convert_leaves_vague_and_anchored_phrases_alone() -> None:
         "The flag reads \u201cnext week\u201d in the UI.",
         "`priority_teams()` puts today's teams first.",  # "today's": the present
         "Today\u2019s build is the one to keep.",
+        # real35: a title capitalised inside a sentence, as a blog's catalogue table holds it
+        "| glaze-log | glaze-log: Turn Yesterday's Firings Into a Glaze Log | kiln |",
+        "Read Firing Today Without Cracks before loading the kiln.",
+        # real35: a word joined by a hyphen, "safe-today usage" in a published memory
+        "Plain glazes are the safe-today choice for the shelf.",
+        "A today-only discount on seconds.",
+        "Cones come tomorrow-ish.",
     ],
 )
 def test_headings_quotes_and_todays_are_not_relative_dates(text: str) -> None:
     assert find_relative_dates(text) == []
     assert convert_relative_dates(text, WEDNESDAY) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text", ["Done. Today we fired the kiln.", "| Yesterday | bisque fired |", "- Tomorrow: glaze"]
+)
+def test_a_capital_opening_a_sentence_a_cell_or_an_item_is_still_a_relative_date(text: str) -> None:
+    assert len(find_relative_dates(text)) == 1
 
 
 def test_the_statement_beside_a_quote_is_still_a_relative_date() -> None:
@@ -236,6 +272,10 @@ def _reference_hits(line: str) -> list[tuple[int, int, str]]:
     for m in dates._PHRASE.finditer(line):
         wd = m.start("wd")
         if wd != -1 and dates._weekday_anchored(line, wd, m.end("wd")):
+            continue
+        if dates._in_a_title(line, m.start()):  # a capital inside a sentence (real35)
+            continue
+        if dates._in_a_compound(line, m.start(), m.end()):  # joined by a hyphen (real35)
             continue
         spans.append((m.start(), m.end(), m.group(0)))
     return spans

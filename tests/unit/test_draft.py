@@ -99,6 +99,15 @@ def test_relative_date_in_project_memory_warns_with_the_absolute_date() -> None:
     assert verdict(type="feedback", body=GOOD_BODY + "\nnext monday").warnings == ()
 
 
+def test_a_span_after_the_is_named_without_a_calendar_week_to_write() -> None:
+    # real35: "covering the past week's changes" was told to write "the week of 2026-11-16",
+    # a calendar week for the seven days before the day written
+    v = verdict(type="project", body=GOOD_BODY + "\nCovers the past week's load tests.")
+    (problem,) = v.warnings
+    assert problem.code == "relative-date" and "'past week'" in problem.message
+    assert "the week of" not in problem.message and "exact date" in problem.message
+
+
 def test_the_same_phrase_twice_is_named_once() -> None:
     v = verdict(type="project", description="Ship tomorrow", body=GOOD_BODY + "\ntomorrow")
     assert [p.code for p in v.warnings] == ["relative-date"]

@@ -1425,3 +1425,49 @@ def test_apply_refuses_a_planned_new_file_with_a_part_starting_with_a_tilde(mess
     with pytest.raises(PlanError, match=r"'~' starts with '~'.*nothing was written.*e\.g\. user_x"):
         apply_plan(plan)
     assert _tree(messy) == before
+
+
+def test_memories_kept_with_windows_line_ends_keep_their_headers_and_line_ends(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real35: a published dir kept on Windows (CRLF in 72 of its 78 files); the plan read each
+    # header as body, so the date step rewrote a description, and a merge appended LF lines
+    root = real_dir("windows-line-ends")
+    before = {p.name: p.read_bytes().decode("utf-8") for p in root.glob("*.md")}
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    assert sorted(a.kind for a in plan.actions) == ["absolute_dates", "merge_duplicates"]
+    result = {rel: text or "" for rel, text in plan.result().items()}
+    for rel in ("project_kiln_cone.md", "project_glaze_review.md", "MEMORY.md"):
+        new = result[rel]
+        assert new and new.count("\n") == new.count("\r\n"), rel
+    for rel in ("project_kiln_cone.md", "project_glaze_review.md"):
+        header = before[rel][: before[rel].index("---\r\n", 5) + 5]
+        assert result[rel].startswith(header), rel  # the header as written, description and all
+    assert "Shelf three holds the witness cones.\r\n" in result["project_kiln_cone.md"]
+    review = result["project_glaze_review.md"]
+    assert "yesterday, covering the last week of firings" in review and " the the " not in review
+    assert "The celadon was remixed today." not in review  # the body's own date is still fixed
+
+
+def test_relative_dates_count_from_the_memorys_modified_time_not_a_clones_mtime(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real35: in a cloned memory dir every file has the checkout's mtime; the plan made "today"
+    # the day of the plan though `modified:` (2026-09-08, which survives a clone) dates it
+    plan = plan_consolidation(real_dir("cloned"), now_ms=PLAN_NOW)
+    summaries = sorted(a.summary for a in plan.actions if a.kind == "absolute_dates")
+    assert summaries == [
+        "project_celadon_batch.md: 'today' -> '2026-09-08'; 'yesterday' -> '2026-09-07'",
+        "project_kiln_element.md: 'today' -> '2026-09-08'",
+        "project_post_catalogue.md: 'yesterday' -> '2026-09-07'",  # not the title's Yesterday's
+    ]
+    kiln = plan.result()["project_kiln_element.md"] or ""
+    assert "replaced 2026-09-08.\r\n" in kiln and "modified: 2026-09-08T10:00:00.000Z\r\n" in kiln
+    # no `modified:`, and the body names 2025-07-16: the clone's mtime is not the day it was
+    # written, so its "today" stays as written, and the plan says so
+    assert [n for n in plan.notes if "project_studio_move.md" in n] == [
+        "relative dates left as written in project_studio_move.md: each names a day over 30 "
+        "days before its file's time and has no `modified:`, so the day it was written is not "
+        "known (a clone or a copy gives its files the day they were made); date them by hand "
+        "(lint's relative-date lists them)"
+    ]

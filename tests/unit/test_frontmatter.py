@@ -15,7 +15,7 @@ from memdir_nb.formats import frontmatter
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.frontmatter_cli import cli_header_end
 from memdir_nb.formats.frontmatter_render import render_memory_file
-from memdir_nb.formats.frontmatter_window import yaml_nesting_depth
+from memdir_nb.formats.frontmatter_window import header_block_end, yaml_nesting_depth
 from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
 from memdir_nb.spec.taxonomy import InvalidMemoryTypeError, MemoryType
 from memdir_nb.storage.headers import parse_memory_file, read_frontmatter, read_head, read_head_info
@@ -653,3 +653,26 @@ def test_an_integer_too_long_to_show_in_decimal_is_kept_as_written(
 def test_an_integer_past_64_bits_that_decimal_can_show_is_still_an_integer() -> None:
     fm, _ = parse_frontmatter("---\nname: a\nid: 0x" + "f" * 40 + "\n---\n")
     assert fm.fields["id"] == 16**40 - 1 and not fm.malformed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nname: Kiln\ntype: project\n---\n\nFires to cone six.\n",
+        "---\r\nname: Kiln\r\ntype: project\r\n---\r\n\r\nFires to cone six.\r\n",  # kept on Windows
+        "\ufeff---\r\nname: Kiln\r\ntype: project\r\n---\r\nFires to cone six.\r\n",
+        "---\rname: Kiln\rtype: project\r---\rFires to cone six.\r",  # a CR-only file
+        "--- \nname: Kiln\ntype: project\n---  \nFires to cone six.\n",
+        "---\nname: Kiln\ntype: project\n---",
+        "No header at all.\n",
+        "---\nname: Kiln\nnever closed\n",
+    ],
+)
+def test_the_body_starts_in_the_text_as_written_where_the_reader_starts_it(text: str) -> None:
+    # real35: the dream cut headers at "---\n" only, so a CRLF file was all body to it
+    cut = header_block_end(text)
+    fm, body = parse_frontmatter(text)
+    parsed_again, _ = parse_frontmatter(text[:cut])
+    assert text[cut:].replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == body.lstrip("\n")
+    assert parsed_again.name == (fm.name if cut else None)
+    assert cut == 0 or text[:cut].rstrip().endswith("---")

@@ -109,6 +109,16 @@ def test_a_link_by_the_stem_without_its_type_finds_the_memory(tmp_path: Path) ->
     assert [f.message.split(",")[0] for f in _dangling(root)] == ["links [[fabrication]]"]
 
 
+def test_a_link_by_the_stem_a_numbered_file_had_before_its_number_finds_the_memory(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real35: a dir that numbered its 250 files kept 99 links by the old stems, each a finding
+    found = _dangling(real_dir("numbered-files"))
+    assert [(f.path, f.message.split(",")[0]) for f in found] == [
+        ("3-reference_clay_supplier.md", "links [[project_glaze_recipes]]")
+    ]
+
+
 def test_a_link_in_the_other_unicode_normal_form_finds_the_memory(tmp_path: Path) -> None:
     """attack34: a file macOS named `café` decomposed, linked `[[café]]` composed as typed (one
     name on screen and to the model) was a dangling link, read by Claude Code's prompt as a
