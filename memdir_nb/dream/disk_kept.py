@@ -32,7 +32,7 @@ import hashlib
 import os
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
@@ -44,6 +44,7 @@ from memdir_nb.dream.compare import (
     DUPLICATE_HEAD_THRESHOLD,
     DUPLICATE_MIN_SHARED,
 )
+from memdir_nb.dream.kept import FoundPairs
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS, FRONTMATTER_MAX_LINES
 from memdir_nb.spec.similarity import stemmer_build
 from memdir_nb.storage.derived_cache import DerivedCache
@@ -68,6 +69,7 @@ _SCORES = re.compile(rf"(?:[0-9a-f]{{{PARTNER_CHARS}}}[01])*")
 
 Head = tuple[str | None, str, str]
 Pairs = tuple[tuple[int, int], ...]
+Log = list[tuple[str, str, Any]]  # (file name, key, value or None), see PlanCache.log
 
 
 def version(scorer: str) -> str:
@@ -145,6 +147,35 @@ class KnownTypes:
             self.pairs.append((i, j) if i < j else (j, i))
         return True
 
+    def all_kept(self, types: Iterable[list[int]]) -> bool:
+        """Whether every type (its members, as __call__ takes them) has its pairs kept; asks
+        only, so a plan that then forks no child calls __call__ for each type as before."""
+        for members in types:
+            shas = [self.mems[i].sha for i in members]
+            if not all(shas) or self.disk.pairs_at(self.disk.key("c", shas), len(members)) is None:
+                return False
+        return True
+
+    def recorded(self, work: Callable[[], FoundPairs]) -> Callable[[], tuple[FoundPairs, Log]]:
+        """work, for a forked child: its answer and what it read from and wrote to the cache
+        files, which die with the child's copy of them (replayed here by `replayed`)."""
+
+        def run() -> tuple[FoundPairs, Log]:
+            log: Log = []
+            self.disk.log = log
+            try:
+                return work(), log
+            finally:
+                self.disk.log = None
+
+        return run
+
+    def replayed(self, answer: tuple[FoundPairs, Log]) -> FoundPairs:
+        """A `recorded` work's answer, its reads and writes made again here."""
+        found, log = answer
+        self.disk.replay(log)
+        return found
+
     def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The candidates (pairs of indexes into mems) with no kept score, to be scored; those
         kept as reaching the threshold go to `reached`, the others are left out. A pair's key
@@ -220,6 +251,9 @@ class PlanCache:
             max_bytes=MAX_BYTES,
         )
         self.pairs_file: DerivedCache | None = None  # PAIRS_FILENAME's, once asked for
+        # while a forked child works: (file, key, value) of each entry it used (value None)
+        # or made, for its parent to use and make too (KnownTypes.recorded)
+        self.log: Log | None = None
 
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
@@ -252,11 +286,16 @@ class PlanCache:
         value = self._pairs().get("p" + sha)  # a string of records as written, or not used
         if not (isinstance(value, str) and _SCORES.fullmatch(value)):
             return {}
+        if self.log is not None:
+            self.log.append((PAIRS_FILENAME, "p" + sha, None))
         cut = PARTNER_CHARS
         return {value[k : k + cut]: value[k + cut] for k in range(0, len(value), cut + 1)}
 
     def put_scores(self, sha: str, scores: dict[str, str]) -> None:
-        self._pairs().put("p" + sha, "".join(chain.from_iterable(scores.items())))
+        value = "".join(chain.from_iterable(scores.items()))
+        self._pairs().put("p" + sha, value)
+        if self.log is not None:
+            self.log.append((PAIRS_FILENAME, "p" + sha, value))
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""
@@ -264,10 +303,25 @@ class PlanCache:
 
     def pairs_at(self, key: str, size: int) -> Pairs | None:
         """A block's kept pairs (indexes under size), or None."""
-        return _as_pairs(self.file.get(key), size)
+        pairs = _as_pairs(self.file.get(key), size)
+        if pairs is not None and self.log is not None:
+            self.log.append((CACHE_FILENAME, key, None))
+        return pairs
 
     def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None:
-        self.file.put(key, list(pairs))  # JSON writes each pair as a list
+        value = list(pairs)  # JSON writes each pair as a list
+        self.file.put(key, value)
+        if self.log is not None:
+            self.log.append((CACHE_FILENAME, key, value))
+
+    def replay(self, log: Log) -> None:
+        """What a forked child used and made (PlanCache.log), used and made here."""
+        for name, key, value in log:
+            file = self.file if name == CACHE_FILENAME else self._pairs()
+            if value is None:
+                file.get(key)  # used: kept before entries no plan used
+            else:
+                file.put(key, value)
 
     def save(self) -> None:
         """Write what this plan made; say once per process why, when it cannot be written."""
