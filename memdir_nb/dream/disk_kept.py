@@ -127,10 +127,10 @@ class KnownTypes:
         self.pairs: list[tuple[int, int]] = []
         self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
         self.shas = [m.sha for m in mems]
+        self.cuts: list[str] = []  # each hash's first PARTNER_CHARS, once a pair is keyed
         self.reached: list[tuple[int, int]] = []  # candidates kept as reaching the threshold
-        # the candidates with no kept score, each with its key: (first hash, other's digits)
-        self.scoring: list[tuple[str, str, tuple[int, int]]] = []
-        self.scores: dict[str, dict[str, str]] = {}  # a hash's `p` entry, as read or made
+        self.changed: set[str] = set()  # the first members of the candidates with no score
+        self.scores: dict[str, dict[str, str]] = {}  # a hash's `p` entry, as read
         self.now: dict[str, dict[str, str]] = {}  # this plan's candidates' scores ("1", "0")
 
     def __call__(self, members: list[int]) -> bool:
@@ -180,39 +180,40 @@ class KnownTypes:
         """The candidates (pairs of indexes into mems) with no kept score, to be scored; those
         kept as reaching the threshold go to `reached`, the others are left out. A pair's key
         is its members' hashes, the smaller first (the other cut to PARTNER_CHARS)."""
-        shas, scores, now, cut = self.shas, self.scores, self.now, PARTNER_CHARS
+        shas, scores, now, disk = self.shas, self.scores, self.now, self.disk
+        cuts = self.cuts or [sha[:PARTNER_CHARS] for sha in shas]
+        self.cuts = cuts
         todo: list[tuple[int, int]] = []
         for pair in candidates:
-            a, b = shas[pair[0]], shas[pair[1]]
+            i, j = pair
+            a, b = shas[i], shas[j]
             if not (a and b):
                 todo.append(pair)
                 continue
-            if b < a:
-                a, b = b, a
-            other = b[:cut]
-            kept = scores.get(a)
+            first, other = (b, cuts[i]) if b < a else (a, cuts[j])
+            kept = scores.get(first)
             if kept is None:
-                kept = scores[a] = self.disk.scores(a)
-            reached = kept.get(other)
-            if reached is None:
+                kept = scores[first] = disk.scores(first)
+                now[first] = {}
+            reached = kept.get(other, "")
+            now[first][other] = reached or "0"  # "0" until scored: most pairs do not reach
+            if not reached:
                 todo.append(pair)
-                self.scoring.append((a, other, pair))
-                continue
-            now.setdefault(a, {})[other] = reached
-            if reached == "1":
+                self.changed.add(first)
+            elif reached == "1":
                 self.reached.append(pair)
         return todo
 
     def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """found (the pairs of `scoring` that reached the threshold) and `reached`; keeps the
-        scores of `scoring`, each first member's entry holding its candidates in this plan."""
-        reached = set(found)
-        now = self.now
-        changed: set[str] = set()
-        for a, other, pair in self.scoring:
-            now.setdefault(a, {})[other] = "1" if pair in reached else "0"
-            changed.add(a)
-        for first in changed:
+        """found (the pairs unscored gave that reached the threshold) and `reached`; keeps the
+        new scores, each first member's entry holding its candidates in this plan."""
+        shas, cuts, now = self.shas, self.cuts, self.now
+        for i, j in found:
+            a, b = shas[i], shas[j]
+            if a and b:
+                first, other = (b, cuts[i]) if b < a else (a, cuts[j])
+                now[first][other] = "1"
+        for first in self.changed:
             self.disk.put_scores(first, now[first])
         return [*found, *self.reached]
 

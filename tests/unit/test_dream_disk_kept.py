@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memdir_nb import machine
 from memdir_nb.dream import compare, disk_kept
 from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import ConsolidationPlan
@@ -182,7 +183,7 @@ def _forking(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The contradiction step run in a forked child at any size (as from BESIDE_MIN_MEMORIES
     memories on); gives the list of the children asked for, as they are."""
     forks: list[int] = []
-    real = compare.beside_this_process
+    real = machine.beside_this_process
 
     def counted(work: Any) -> Any:
         forks.append(len(forks))
