@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar, cast
 
@@ -46,12 +46,32 @@ def _thread_controller() -> Any:
     return ThreadpoolController()
 
 
-def one_blas_thread() -> Any:
+def one_blas_thread(numpy_only: bool = False) -> Any:
     """A context in which BLAS runs on one thread: the package's matrices are small (an encoder
     batch, a block of pair scores), and on a busy 2-core machine OpenBLAS's spinning worker
     threads made encoding several times slower and doubled the pair scores' CPU time instead of
-    halving their wall time (recall.embedding, recall.semantic and spec.similarity use it)."""
+    halving their wall time (recall.embedding, recall.semantic and spec.similarity use it).
+
+    numpy_only: the block's products are numpy's alone. When numpy's BLAS is OpenBLAS and
+    OPENBLAS_NUM_THREADS is 1 (a command process sets it before numpy loads: cli.main), it
+    already runs one thread, and threadpoolctl's look at every loaded library (about 4 ms, once
+    per process) is spared. The variable is read when asked: one set after numpy loaded, with
+    more threads already started, changes only the speed, never a product.
+    """
+    if numpy_only and _numpy_blas_has_one_thread():
+        return nullcontext()
     return _thread_controller().limit(limits=1, user_api="blas")
+
+
+def _numpy_blas_has_one_thread() -> bool:
+    if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+        return False
+    config = getattr(sys.modules.get("numpy.__config__"), "CONFIG", None)
+    try:
+        name = config["Build Dependencies"]["blas"]["name"]  # type: ignore[index]
+    except (KeyError, TypeError):  # another numpy, or numpy not loaded: ask threadpoolctl
+        return False
+    return isinstance(name, str) and "openblas" in name.lower()
 
 
 _ENVIRONMENT_LOCK = threading.RLock()  # re-entrant: a block may set another variable

@@ -15,16 +15,26 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, compress, islice
 from operator import not_
-from typing import Any, Protocol
+from typing import Any
 
 from memdir_nb.dream.batch_scores import _partners, _ratio_may_reach, _scores
-from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
+from memdir_nb.dream.kept import (
+    BlockResults,
+    DiskBlocks,
+    DiskTypes,
+    across_by_block,
+    across_in_mems,
+    in_child,
+    stored,
+    unscored,
+    with_kept,
+)
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
@@ -42,30 +52,6 @@ CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations
 _NEGATION = NEGATION
 _strip_negations = strip_negations
 _has_negation = has_negation
-
-
-class DiskBlocks(Protocol):
-    """Where blocks an earlier process compared are kept (dream.disk_kept.PlanCache)."""
-
-    def key(self, kind: str, parts: Iterable[str]) -> str: ...
-
-    def pairs_at(self, key: str, size: int) -> tuple[tuple[int, int], ...] | None: ...
-
-    def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None: ...
-
-
-class DiskTypes(Protocol):
-    """The contradiction types an earlier process compared (dream.disk_kept.KnownTypes)."""
-
-    pairs: list[tuple[int, int]]
-
-    def __call__(self, members: list[int]) -> bool: ...
-
-    def store(self, found: list[tuple[int, int]]) -> None: ...
-
-    def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
-
-    def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
 
 
 def _ascii_tokens(text: str) -> set[str] | None:
@@ -245,13 +231,6 @@ def _near_duplicate_pairs(
     ]
 
 
-def _contradiction_pairs(mems: list[_Mem], fuzz: Any, stems: StemCache) -> list[tuple[int, int]]:
-    """Pairs (i, j), i < j, of same-type memories with opposite polarity and similar subject,
-    as indexes into mems, sorted (small enough to send back from a forked child)."""
-    candidates, texts = _contradiction_candidates(mems, stems)
-    return sorted(_similar_pairs(candidates, texts, fuzz))
-
-
 # From this many memories on, the whole contradiction step runs in a forked child. Measured on
 # two cores against the thread below (docs/performance.md): the child is 14% slower at 2,000
 # memories and 15% faster at 5,000, 29% at 20,000, where finding the candidates (Python, so on
@@ -263,11 +242,13 @@ BESIDE_MIN_MEMORIES = 3_000
 def contradiction_pairs_beside(
     mems: list[_Mem], fuzz: Any, stems: StemCache, known: DiskTypes | None = None
 ) -> Iterator[Callable[[], list[tuple[int, int]]]]:
-    """_contradiction_pairs(mems, fuzz, stems), worked out while the with-block runs; yields a
-    function that waits for it. The same pairs whichever way it runs:
+    """The pairs (i, j), i < j, of same-type memories with opposite polarity and similar
+    subject, as indexes into mems, sorted; worked out while the with-block runs. Yields a
+    function that waits for them. The same pairs whichever way it runs:
 
-    - from BESIDE_MIN_MEMORIES memories on, where machine.fork_pays says forking is safe: in a
-      forked child (machine.beside_this_process), which sends back only the index pairs;
+    - from BESIDE_MIN_MEMORIES memories on, where machine.fork_pays says forking is safe and
+      known does not hold every type: in a forked child (machine.beside_this_process), which
+      sends back the index pairs and what it read from and wrote to known's file;
     - else, with two usable CPUs and enough candidates for batched scoring: each type block's
       candidates are found here, then scored in chunks on a thread (machine.ThreadBeside) while
       the next block's are found and the with-block runs. rapidfuzz scores without the GIL, on
@@ -277,12 +258,8 @@ def contradiction_pairs_beside(
 
     known: the types an earlier process compared (dream.disk_kept), neither prepared nor
     scored; of the others' candidates, only the pairs it holds no score for are scored, and it
-    keeps what is found. Not used in a forked child.
+    keeps what is found (a forked child's reads and writes of it are replayed here).
     """
-    if fork_pays(len(mems), BESIDE_MIN_MEMORIES):
-        with beside_this_process(partial(_contradiction_pairs, mems, fuzz, stems)) as result:
-            yield result
-        return
     texts: list[str] = []
     kept: list[tuple[int, int]] = []  # the pairs of blocks an earlier plan compared
     compared: list[tuple[tuple[str, ...], list[int], list[int]]] = []  # the blocks compared now
@@ -295,19 +272,24 @@ def contradiction_pairs_beside(
             else:
                 compared.append((key, negs, plain))
                 candidates = _block_candidates(negs, plain, keys)
-                yield _unscored(candidates, known)
+                yield unscored(candidates, known)
 
     def done(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        found = _with_kept(found, known)
+        found = with_kept(found, known)
         for key, pairs in across_by_block(compared, found):
             _CONTRADICTION_BLOCKS.put(key, pairs)
-        result = sorted([*found, *kept, *(known.pairs if known else ())])
-        if known is not None:
-            known.store(result)
-        return result
+        return stored(sorted([*found, *kept]), known)
 
+    def whole() -> list[tuple[int, int]]:  # the step in one go: here, or in a forked child
+        return done(_similar_pairs(list(chain.from_iterable(blocks())), texts, fuzz))
+
+    if _forks(mems, known):
+        work, take = in_child(whole, known)
+        with beside_this_process(work) as answer:
+            yield lambda: take(answer())
+        return
     if usable_cpus() < 2:
-        found = done(_similar_pairs(list(chain.from_iterable(blocks())), texts, fuzz))
+        found = whole()
         yield lambda: found
         return
     score = partial(_similar_pairs_on_all_cores, texts=texts, fuzz=fuzz, cpus=usable_cpus())
@@ -326,15 +308,11 @@ def contradiction_pairs_beside(
             yield lambda: found
 
 
-def _unscored(candidates: list[tuple[int, int]], known: DiskTypes | None) -> list[tuple[int, int]]:
-    """The candidates whose score an earlier plan did not keep (known: where it kept them)."""
-    return known.unscored(candidates) if known is not None else candidates
-
-
-def _with_kept(found: list[tuple[int, int]], known: DiskTypes | None) -> list[tuple[int, int]]:
-    """found (the scored pairs that reach the threshold) and the unscored candidates kept as
-    reaching it; known keeps the new scores."""
-    return known.scored(found) if known is not None else found
+def _forks(mems: list[_Mem], known: DiskTypes | None) -> bool:
+    """Whether the contradiction step runs in a forked child: not when known holds every type."""
+    if not fork_pays(len(mems), BESIDE_MIN_MEMORIES):
+        return False
+    return known is None or not known.all_kept(_members_by_type(mems).values())
 
 
 # What each type block's contradiction step found (its pairs as (place among the negated,
@@ -418,10 +396,7 @@ def _type_blocks(
     each type's texts prepared into texts (one per memory) in its turn: scored as it comes."""
     all_text = _contradiction_texts(mems)
     texts[:], keys = [""] * len(mems), [frozenset[str]()] * len(mems)
-    by_type: dict[str, list[int]] = {}
-    for i, m in enumerate(mems):
-        by_type.setdefault(m.type, []).append(i)
-    for members in by_type.values():
+    for members in _members_by_type(mems).values():
         if known is not None and known(members):
             continue  # its pairs are known.pairs'
         scored: list[str] = []
@@ -432,6 +407,14 @@ def _type_blocks(
         plain = list(compress(members, map(not_, negated)))
         if plain and negs:
             yield tuple(all_text[i] for i in chain(negs, plain)), negs, plain, keys
+
+
+def _members_by_type(mems: list[_Mem]) -> dict[str, list[int]]:
+    """Each type's memories, as indexes into mems in order: the contradiction step's types."""
+    by_type: dict[str, list[int]] = {}
+    for i, m in enumerate(mems):
+        by_type.setdefault(m.type, []).append(i)
+    return by_type
 
 
 def _block_candidates(

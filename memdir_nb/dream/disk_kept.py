@@ -32,7 +32,7 @@ import hashlib
 import os
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
@@ -44,6 +44,7 @@ from memdir_nb.dream.compare import (
     DUPLICATE_HEAD_THRESHOLD,
     DUPLICATE_MIN_SHARED,
 )
+from memdir_nb.dream.kept import FoundPairs
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS, FRONTMATTER_MAX_LINES
 from memdir_nb.spec.similarity import stemmer_build
 from memdir_nb.storage.derived_cache import DerivedCache
@@ -71,6 +72,7 @@ _SCORES = re.compile(rf"(?:[0-9a-f]{{{PARTNER_CHARS}}}[01])*")
 
 Head = tuple[str | None, str, str]
 Pairs = tuple[tuple[int, int], ...]
+Log = list[tuple[str, str, Any]]  # (file name, key, value or None), see PlanCache.log
 
 
 def version(scorer: str) -> str:
@@ -128,10 +130,10 @@ class KnownTypes:
         self.pairs: list[tuple[int, int]] = []
         self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
         self.shas = [m.sha for m in mems]
+        self.cuts: list[str] = []  # each hash's first PARTNER_CHARS, once a pair is keyed
         self.reached: list[tuple[int, int]] = []  # candidates kept as reaching the threshold
-        # the candidates with no kept score, each with its key: (first hash, other's digits)
-        self.scoring: list[tuple[str, str, tuple[int, int]]] = []
-        self.scores: dict[str, dict[str, str]] = {}  # a hash's `p` entry, as read or made
+        self.changed: set[str] = set()  # the first members of the candidates with no score
+        self.scores: dict[str, dict[str, str]] = {}  # a hash's `p` entry, as read
         self.now: dict[str, dict[str, str]] = {}  # this plan's candidates' scores ("1", "0")
 
     def __call__(self, members: list[int]) -> bool:
@@ -148,43 +150,73 @@ class KnownTypes:
             self.pairs.append((i, j) if i < j else (j, i))
         return True
 
+    def all_kept(self, types: Iterable[list[int]]) -> bool:
+        """Whether every type (its members, as __call__ takes them) has its pairs kept; asks
+        only, so a plan that then forks no child calls __call__ for each type as before."""
+        for members in types:
+            shas = [self.mems[i].sha for i in members]
+            if not all(shas) or self.disk.pairs_at(self.disk.key("c", shas), len(members)) is None:
+                return False
+        return True
+
+    def recorded(self, work: Callable[[], FoundPairs]) -> Callable[[], tuple[FoundPairs, Log]]:
+        """work, for a forked child: its answer and what it read from and wrote to the cache
+        files, which die with the child's copy of them (replayed here by `replayed`)."""
+
+        def run() -> tuple[FoundPairs, Log]:
+            log: Log = []
+            self.disk.log = log
+            try:
+                return work(), log
+            finally:
+                self.disk.log = None
+
+        return run
+
+    def replayed(self, answer: tuple[FoundPairs, Log]) -> FoundPairs:
+        """A `recorded` work's answer, its reads and writes made again here."""
+        found, log = answer
+        self.disk.replay(log)
+        return found
+
     def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The candidates (pairs of indexes into mems) with no kept score, to be scored; those
         kept as reaching the threshold go to `reached`, the others are left out. A pair's key
         is its members' hashes, the smaller first (the other cut to PARTNER_CHARS)."""
-        shas, scores, now, cut = self.shas, self.scores, self.now, PARTNER_CHARS
+        shas, scores, now, disk = self.shas, self.scores, self.now, self.disk
+        cuts = self.cuts or [sha[:PARTNER_CHARS] for sha in shas]
+        self.cuts = cuts
         todo: list[tuple[int, int]] = []
         for pair in candidates:
-            a, b = shas[pair[0]], shas[pair[1]]
+            i, j = pair
+            a, b = shas[i], shas[j]
             if not (a and b):
                 todo.append(pair)
                 continue
-            if b < a:
-                a, b = b, a
-            other = b[:cut]
-            kept = scores.get(a)
+            first, other = (b, cuts[i]) if b < a else (a, cuts[j])
+            kept = scores.get(first)
             if kept is None:
-                kept = scores[a] = self.disk.scores(a)
-            reached = kept.get(other)
-            if reached is None:
+                kept = scores[first] = disk.scores(first)
+                now[first] = {}
+            reached = kept.get(other, "")
+            now[first][other] = reached or "0"  # "0" until scored: most pairs do not reach
+            if not reached:
                 todo.append(pair)
-                self.scoring.append((a, other, pair))
-                continue
-            now.setdefault(a, {})[other] = reached
-            if reached == "1":
+                self.changed.add(first)
+            elif reached == "1":
                 self.reached.append(pair)
         return todo
 
     def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """found (the pairs of `scoring` that reached the threshold) and `reached`; keeps the
-        scores of `scoring`, each first member's entry holding its candidates in this plan."""
-        reached = set(found)
-        now = self.now
-        changed: set[str] = set()
-        for a, other, pair in self.scoring:
-            now.setdefault(a, {})[other] = "1" if pair in reached else "0"
-            changed.add(a)
-        for first in changed:
+        """found (the pairs unscored gave that reached the threshold) and `reached`; keeps the
+        new scores, each first member's entry holding its candidates in this plan."""
+        shas, cuts, now = self.shas, self.cuts, self.now
+        for i, j in found:
+            a, b = shas[i], shas[j]
+            if a and b:
+                first, other = (b, cuts[i]) if b < a else (a, cuts[j])
+                now[first][other] = "1"
+        for first in self.changed:
             self.disk.put_scores(first, now[first])
         return [*found, *self.reached]
 
@@ -224,6 +256,9 @@ class PlanCache:
             max_values=MAX_VALUES,
         )
         self.pairs_file: DerivedCache | None = None  # PAIRS_FILENAME's, once asked for
+        # while a forked child works: (file, key, value) of each entry it used (value None)
+        # or made, for its parent to use and make too (KnownTypes.recorded)
+        self.log: Log | None = None
 
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
@@ -257,11 +292,16 @@ class PlanCache:
         value = self._pairs().get("p" + sha)  # a string of records as written, or not used
         if not (isinstance(value, str) and _SCORES.fullmatch(value)):
             return {}
+        if self.log is not None:
+            self.log.append((PAIRS_FILENAME, "p" + sha, None))
         cut = PARTNER_CHARS
         return {value[k : k + cut]: value[k + cut] for k in range(0, len(value), cut + 1)}
 
     def put_scores(self, sha: str, scores: dict[str, str]) -> None:
-        self._pairs().put("p" + sha, "".join(chain.from_iterable(scores.items())))
+        value = "".join(chain.from_iterable(scores.items()))
+        self._pairs().put("p" + sha, value)
+        if self.log is not None:
+            self.log.append((PAIRS_FILENAME, "p" + sha, value))
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""
@@ -269,10 +309,25 @@ class PlanCache:
 
     def pairs_at(self, key: str, size: int) -> Pairs | None:
         """A block's kept pairs (indexes under size), or None."""
-        return _as_pairs(self.file.get(key), size)
+        pairs = _as_pairs(self.file.get(key), size)
+        if pairs is not None and self.log is not None:
+            self.log.append((CACHE_FILENAME, key, None))
+        return pairs
 
     def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None:
-        self.file.put(key, list(pairs))  # JSON writes each pair as a list
+        value = list(pairs)  # JSON writes each pair as a list
+        self.file.put(key, value)
+        if self.log is not None:
+            self.log.append((CACHE_FILENAME, key, value))
+
+    def replay(self, log: Log) -> None:
+        """What a forked child used and made (PlanCache.log), used and made here."""
+        for name, key, value in log:
+            file = self.file if name == CACHE_FILENAME else self._pairs()
+            if value is None:
+                file.get(key)  # used: kept before entries no plan used
+            else:
+                file.put(key, value)
 
     def save(self) -> None:
         """Write what this plan made; say once per process why, when it cannot be written."""

@@ -7,14 +7,16 @@ finds the same pairs without comparing again. Only the blocks that hold a change
 removed file are compared again. Keyed by the texts themselves (no digest that two contents
 could share). Every store here is a `spec.bounded_cache.ByteBoundedLRU`, the package's one
 in-process cache bounded in entries and in bytes: the least recently used entry goes first.
+DiskBlocks and DiskTypes are what the comparing steps ask of the file dream.disk_kept keeps
+for a plan in a later process.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Hashable, Iterator
-from typing import Generic, ParamSpec, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU, weight_of
 from memdir_nb.storage.scan import StatKey, settled, stat_key
@@ -151,3 +153,68 @@ class KeptCalls(Generic[P, V]):
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+FoundPairs = list[tuple[int, int]]  # pairs of indexes into the plan's memories
+
+
+class DiskBlocks(Protocol):
+    """Where blocks an earlier process compared are kept (dream.disk_kept.PlanCache)."""
+
+    def key(self, kind: str, parts: Iterable[str]) -> str: ...
+
+    def pairs_at(self, key: str, size: int) -> tuple[tuple[int, int], ...] | None: ...
+
+    def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None: ...
+
+
+class DiskTypes(Protocol):
+    """The contradiction types an earlier process compared (dream.disk_kept.KnownTypes)."""
+
+    pairs: FoundPairs
+
+    def __call__(self, members: list[int]) -> bool: ...
+
+    def all_kept(self, types: Iterable[list[int]]) -> bool: ...
+
+    def recorded(
+        self, work: Callable[[], FoundPairs]
+    ) -> Callable[[], tuple[FoundPairs, list[Any]]]: ...
+
+    def replayed(self, answer: tuple[FoundPairs, list[Any]]) -> FoundPairs: ...
+
+    def store(self, found: list[tuple[int, int]]) -> None: ...
+
+    def unscored(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
+
+    def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
+
+
+def unscored(candidates: FoundPairs, known: DiskTypes | None) -> FoundPairs:
+    """The candidates whose score an earlier plan did not keep (known: where it kept them)."""
+    return known.unscored(candidates) if known is not None else candidates
+
+
+def with_kept(found: FoundPairs, known: DiskTypes | None) -> FoundPairs:
+    """found (the scored pairs that reach the threshold) and the unscored candidates kept as
+    reaching it; known keeps the new scores."""
+    return known.scored(found) if known is not None else found
+
+
+def stored(found: FoundPairs, known: DiskTypes | None) -> FoundPairs:
+    """found (sorted) and the pairs of the types known held, sorted; known keeps the others."""
+    if known is None:
+        return found
+    result = sorted([*found, *known.pairs])
+    known.store(result)
+    return result
+
+
+def in_child(
+    whole: Callable[[], FoundPairs], known: DiskTypes | None
+) -> tuple[Callable[[], Any], Callable[[Any], FoundPairs]]:
+    """What a forked child runs for the step, and what gives the pairs from its answer here:
+    known's reads and writes, made in the child's copy, made again in this process."""
+    if known is None:
+        return whole, lambda found: found
+    return known.recorded(whole), known.replayed

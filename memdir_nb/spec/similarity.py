@@ -337,7 +337,7 @@ class _Join:
         ln, rn = left.lens.astype(np.float64), right.lens.astype(np.float64)
         n_left, n_right = len(self.left), len(self.right)
         step = max(1, _DENSE_CHUNK_CELLS // max(1, n_right))
-        with one_blas_thread():
+        with one_blas_thread(numpy_only=True):
             for start in range(0, n_left, step):
                 rows = slice(start, min(start + step, n_left))
                 # Counts of 0/1 products are exact in float32 (far below 2**24 stems).

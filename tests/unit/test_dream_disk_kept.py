@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memdir_nb import machine
 from memdir_nb.dream import compare, disk_kept
 from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import ConsolidationPlan
@@ -178,18 +179,41 @@ def _edit(root: Path, op: str, n: int) -> None:
         os.utime(path, ns=(st_before.st_atime_ns, st_before.st_mtime_ns))
 
 
+def _forking(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The contradiction step run in a forked child at any size (as from BESIDE_MIN_MEMORIES
+    memories on); gives the list of the children asked for, as they are."""
+    forks: list[int] = []
+    real = machine.beside_this_process
+
+    def counted(work: Any) -> Any:
+        forks.append(len(forks))
+        return real(work)
+
+    monkeypatch.setattr(compare, "fork_pays", lambda n, least: True)
+    monkeypatch.setattr(compare, "beside_this_process", counted)
+    return forks
+
+
 @settings(
     max_examples=12,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(seed=st.integers(0, 10_000), edits=_EDITS)
+@pytest.mark.parametrize("way", ["here", "fork"])
 def test_a_plan_with_a_warm_cache_equals_one_without_after_random_edits(
     tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,
     seed: int,
     edits: list[tuple[str, int]],
+    way: str,
 ) -> None:
+    # way: the contradiction step in this process, or in a forked child (its reads and writes
+    # of the cache replayed here)
+    if way == "fork":
+        if not sys.platform.startswith("linux"):
+            pytest.skip("forks on Linux only")
+        _forking(monkeypatch)
     tmp = tmp_path_factory.mktemp("edits")
     root = _build(tmp / "memory", seed=seed)
     cache = tmp / "cache"
@@ -439,6 +463,42 @@ def test_a_pairs_kept_score_is_found_whatever_the_plans_order(
     scored = _Scored(monkeypatch)
     assert _plan(monkeypatch, root, cache) == bare
     assert scored.pairs and all("zebra" in a + b for a, b in scored.pairs)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
+def test_a_forked_contradiction_step_keeps_its_pairs_for_a_later_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From BESIDE_MIN_MEMORIES memories the contradiction step runs in a forked child. What it
+    finds is kept in the cache files as a step run here keeps it: an unchanged dir's warm plan
+    forks no child and prepares no text, and after one memory is added the child scores only
+    that memory's candidates."""
+    root = _build(tmp_path / "memory", seed=3)
+    cache = tmp_path / "cache"
+    forks = _forking(monkeypatch)
+    bare = _plan(monkeypatch, root)
+    assert "flag_contradiction" in " ".join(bare[0]) and forks == [0]
+    assert _plan(monkeypatch, root, cache) == bare and forks == [0, 1]  # cold
+    entries = json.loads((cache / CACHE_FILENAME).read_text())["entries"]
+    assert any(key.startswith("c") for key in entries)
+    assert (cache / PAIRS_FILENAME).is_file()
+    texts = _Counted(monkeypatch, compare, "_prepared_texts")
+    assert _plan(monkeypatch, root, cache) == bare and forks == [0, 1]  # warm: no child
+    assert texts.calls == 0
+    _feedback(root, "zebra", "never deploy the release on fridays zebra", "Zebra rule.", 0)
+    changed = _plan(monkeypatch, root)
+    scored = tmp_path / "scored"  # written in the child, where the scorer runs
+    real = compare._similar_pairs
+
+    def logged(pairs: list[tuple[int, int]], texts: list[str], fuzz: Any) -> Any:
+        with scored.open("a", encoding="utf-8") as out:
+            out.writelines(f"{texts[i]} | {texts[j]}\n" for i, j in pairs)
+        return real(pairs, texts, fuzz)
+
+    monkeypatch.setattr(compare, "_similar_pairs", logged)
+    assert _plan(monkeypatch, root, cache) == changed and forks == [0, 1, 2, 3]
+    lines = scored.read_text(encoding="utf-8").splitlines()
+    assert lines and all("zebra" in line for line in lines)
 
 
 def test_an_unchanged_dirs_warm_plan_does_not_read_the_pair_scores(

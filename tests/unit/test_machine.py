@@ -455,3 +455,41 @@ def test_blocks_of_two_threads_take_turns_and_each_puts_back_what_it_found(
     worker.join()
     assert seen == ["other"]
     assert os.environ[name] == "original"
+
+
+_BLAS_LIMIT_PROBE = (
+    "import sys\n"
+    "import numpy\n"
+    "from threadpoolctl import threadpool_info\n"
+    "from memdir_nb import machine\n"
+    "with machine.one_blas_thread(numpy_only=sys.argv[1] == 'numpy'):\n"
+    "    inside = [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
+    "print(machine._thread_controller.cache_info().misses, inside)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "only", "looked"),
+    [("1", "numpy", 0), ("1", "any", 1), (None, "numpy", 1), ("2", "numpy", 1)],
+)
+def test_numpy_blas_loaded_with_one_thread_is_not_limited_again(
+    chosen: str | None, only: str, looked: int
+) -> None:
+    # A command process loads OpenBLAS with one thread (cli.main); a block of numpy's products
+    # alone then needs no threadpoolctl controller (about 4 ms of looking at every loaded
+    # library). Other blocks, or another count, still get one. BLAS runs one thread inside
+    # the block every time.
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if chosen is not None:
+        env["OPENBLAS_NUM_THREADS"] = chosen
+    out = subprocess.run(
+        [sys.executable, "-c", _BLAS_LIMIT_PROBE, only],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    misses, inside = out.stdout.split(maxsplit=1)
+    assert int(misses) == looked
+    assert inside.strip() in ("[1]", "[]")  # [] where numpy's BLAS is not one threadpoolctl knows
