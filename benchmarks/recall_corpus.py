@@ -237,7 +237,12 @@ def print_breakdown(label: str, results: dict[str, list[Answer]]) -> None:
 
 
 def print_summary(by_set: dict[str, dict[str, list[Answer]]]) -> None:
-    """Mean F1 per selector on both sets, the tune/holdout gap, and the key issue rows."""
+    """Mean F1 per selector on both sets, the tune/holdout gap, and the key issue rows.
+
+    Two non-English figures: "non-en q" is the F1 of the questions of kind non-english (the status
+    table's row in docs/selection.md), "non-en all" that of every question whose language is not
+    English, of any kind (reworded, multi, "nothing relevant" too). Issue 19's "non-English >= 0.7"
+    does not say which; both are printed so neither is read for the other (measure35)."""
     labels = list(by_set)
     names = list(next(iter(by_set.values())))
     print(
@@ -245,7 +250,8 @@ def print_summary(by_set: dict[str, dict[str, list[Answer]]]) -> None:
     )
     header = "".join(f"{lab:>9}" for lab in labels)
     print(
-        f"  {'selector':<24}{header}{'gap':>7}{'reworded':>10}{'non-en':>8}{'none-empty':>12}{'R@5':>6}"
+        f"  {'selector':<24}{header}{'gap':>7}{'reworded':>10}{'non-en q':>10}{'non-en all':>12}"
+        f"{'none-empty':>12}{'R@5':>6}"
     )
     for name in names:
         f1s = [aggregate(by_set[lab][name])["f1"] for lab in labels]
@@ -255,7 +261,8 @@ def print_summary(by_set: dict[str, dict[str, list[Answer]]]) -> None:
         print(
             f"  {name:<24}{cells}{_fmt(gap):>7}"
             f"{_fmt(last['kind'].get('reworded', {}).get('f1')):>10}"
-            f"{_fmt(last['language']['non-English']['f1']):>8}"
+            f"{_fmt(last['kind'].get('non-english', {}).get('f1')):>10}"
+            f"{_fmt(last['language']['non-English']['f1']):>12}"
             f"{_fmt(last['kind'].get('none', {}).get('empty_on_none')):>12}"
             f"{_fmt(last['all']['ALL']['recall5']):>6}"
         )

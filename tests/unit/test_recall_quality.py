@@ -440,3 +440,26 @@ def test_the_dialogue_banks_of_tune_and_holdout_share_no_line_or_question(
         return lines | {q["query"] for q in corpus["questions"] if q["dir"] in ids}
 
     assert not said(corpora["tune"]) & said(corpora["holdout"])
+
+
+def test_the_summary_prints_the_non_english_kind_and_every_non_english_question_apart(
+    recall_corpus: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's "non-English >= 0.7" can be read two ways: the questions of kind non-english,
+    or every question asked in another language (reworded ones too). The summary prints both."""
+    answer = recall_corpus.score
+
+    def q(qid: str, kind: str, language: str, expected: list[str]) -> dict[str, Any]:
+        return {"id": qid, "dir": "d", "kind": kind, "language": language, "expected": expected}
+
+    answers = [
+        answer(q("1", "non-english", "de", ["a.md"]), ["a.md"]),  # F1 1.0
+        answer(q("2", "reworded", "de", ["b.md"]), []),  # F1 0.0, not of the kind
+        answer(q("3", "direct", "en", ["c.md"]), ["c.md"]),
+    ]
+    recall_corpus.print_summary({"holdout": {"default": answers}})
+    header, row = capsys.readouterr().out.strip().splitlines()[-2:]
+    assert "non-en q" in header and "non-en all" in header
+    cells = row.split()
+    # holdout F1, gap, reworded, non-en q, non-en all, none-empty, R@5
+    assert cells[0] == "default" and cells[4:6] == ["1.00", "0.50"], row
