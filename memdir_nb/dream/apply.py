@@ -345,7 +345,9 @@ def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:
 
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
     try:  # one batch the contained reader refuses (a symlink out, a FIFO) is that batch's refusal
-        raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
+        raw = tx.read_text(
+            f"{TRASH_DIRNAME}/{batch}/manifest.json", max_bytes=TRASH_MANIFEST_MAX_BYTES
+        )
     except (OSError, ValueError) as exc:
         raise RestoreError(
             f"{TRASH_DIRNAME}/{batch}/manifest.json cannot be read ({exc}); that batch cannot be "

@@ -17,7 +17,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from memdir_nb.spec.constants import JSON_MAX_DEPTH
+from memdir_nb.spec.constants import JSON_BYTES_PER_VALUE, JSON_MAX_DEPTH
 from memdir_nb.spec.text import lone_surrogates_shown
 
 # Once every escape pair is gone (see nesting_depth), a JSON string is a quote, anything but a
@@ -138,9 +138,10 @@ def loads_bounded(
     what: str = "JSON",
     max_values: int | None = None,
 ) -> Any:
-    """Parse JSON text that is at most max_bytes long, nested at most max_depth deep and, when
-    max_values is given, making at most that many values (value_count: what bounds the memory
-    the parse takes, beside the text's own bytes).
+    """Parse JSON text that is at most max_bytes long, nested at most max_depth deep and making
+    at most max_values values (value_count: what bounds the memory the parse takes, beside the
+    text's own bytes). Without max_values the cap is one value per JSON_BYTES_PER_VALUE bytes
+    of max_bytes: a caller whose data is denser (or known smaller) passes its own.
 
     Raises JSONLimitError over any cap and ValueError (json.JSONDecodeError) for bad JSON;
     ``what`` names the text in the message ("settings file", "transcript line").
@@ -199,7 +200,10 @@ def _checked_text(
             raise JSONLimitError(
                 f"{what} nests {depth} levels deep, over the limit of {max_depth}; it was not read"
             )
-    if max_values is not None and (count := value_count(text)) > max_values:
+    if max_values is None:
+        max_values = max(1, max_bytes // JSON_BYTES_PER_VALUE)
+    # A text of fewer bytes than the cap has values can be under it whatever it holds.
+    if len(text) >= max_values and (count := value_count(text)) > max_values:
         raise JSONLimitError(
             f"{what} holds up to {count:,} values, over the limit of {max_values:,}; it was not "
             "read"

@@ -187,7 +187,9 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
     try:
         data = loads_bounded(text, max_bytes=SETTINGS_READ_MAX_BYTES, what="the JSON")
     except JSONLimitError as exc:
-        problem = f"{layer} settings {path}: {exc}; ignored. Flatten the file or delete it."
+        problem = (
+            f"{layer} settings {path}: {exc}; ignored. Flatten or shorten the file, or delete it."
+        )
         logger.warning(problem)
         return {}, problem
     except json.JSONDecodeError as exc:

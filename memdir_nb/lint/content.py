@@ -10,7 +10,7 @@ import re
 
 from memdir_nb.formats.frontmatter_cli import cli_header_end
 from memdir_nb.lint.code_blocks import content_lines, first_code_block
-from memdir_nb.lint.description_audit import check_description_coverage
+from memdir_nb.lint.description_audit import check_description_coverage, vague_description_fix
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, field_line
 from memdir_nb.lint.git_history import GIT_SHA_CONTEXT, LONG_SHA, PR_REF, HistoryRefs
 from memdir_nb.lint.secret_context import check_secrets
@@ -295,7 +295,7 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
         c.add(
             "vague-description",
             f"description {c.quote(desc)!r} is too vague to recall by",
-            "say what the memory is about and when it applies, in one specific line",
+            vague_description_fix(mem, c),
             field_line(mem, "description"),
         )
     elif len(desc) > MAX_DESCRIPTION_CHARS:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from memdir_nb.formats.frontmatter_cut import description_cut_at_hash
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.records import Record
@@ -32,6 +33,23 @@ MIN_UNSEEN_SENTENCES = 3
 MIN_SENTENCE_TERMS = 3  # a sentence needs this many salient terms to count as a subject
 MAX_SHOWN = 5  # unseen sentences reported per memory
 PREFIX = 5
+
+VAGUE_FIX = "say what the memory is about and when it applies, in one specific line"
+
+
+def vague_description_fix(mem: MemoryText, c: Collector) -> str:
+    """The fix of a `vague-description` finding: when the description was cut at a ` #`
+    (formats.frontmatter_cut), that the YAML comment marker cut it and to quote it whole."""
+    cut = description_cut_at_hash(mem.header, mem.body)
+    if cut is None:
+        return VAGUE_FIX
+    kept, whole = c.quote_pair(*cut)
+    return (
+        f"the description was cut at ' #', which YAML (and Claude Code before 2.1.214) reads as "
+        f"the start of a comment: {kept!r} is kept of {whole!r}; write the whole description in "
+        'quotes (description: "..."), or ' + VAGUE_FIX
+    )
+
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 # Where _SENTENCE_END can split: a sentence end before a space, or a CJK sentence end. A line

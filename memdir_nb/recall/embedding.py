@@ -196,9 +196,10 @@ def _read_config(path: Path) -> dict[str, Any]:
             f"{path} is over {PACKAGE_DATA_MAX_BYTES:,} bytes, not the model's config; "
             f"reinstall: {INSTALL_HINT}"
         )
-    config = loads_bounded(
-        res.data, max_bytes=PACKAGE_DATA_MAX_BYTES, what="the model's config.json"
-    )
+    try:
+        config = loads_bounded(res.data, max_bytes=PACKAGE_DATA_MAX_BYTES, what="its JSON")
+    except ValueError as exc:  # bad JSON, or over a cap (JSONLimitError)
+        raise ModelUnavailable(f"{path} is unreadable ({exc}); reinstall: {INSTALL_HINT}") from None
     if not isinstance(config, dict):
         raise ModelUnavailable(f"{path} is not a JSON object; reinstall: {INSTALL_HINT}")
     return config

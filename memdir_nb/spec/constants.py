@@ -199,6 +199,12 @@ MODIFIED_MTIME_TOLERANCE_MS = 60_000
 
 # Outside JSON (settings, transcripts, journal, manifests, model replies) nests at most this deep.
 JSON_MAX_DEPTH = 64
+# ... and makes at most one JSON value (formats.jsonio.value_count) per this many bytes of its
+# byte cap, unless its caller passes its own max_values: what bounds the memory a parse takes.
+# A cap-sized file of `[],[],...` made 28x its bytes in Python objects (§43); under this default
+# it is refused past 3/8 of the cap, and what passes peaks at about 9x the cap's bytes (§44).
+# Real JSON measured 7.6 to 28 bytes a value (a safetensors header 9.6, tokenizer.json 7.6).
+JSON_BYTES_PER_VALUE = 4
 # A Bash call's script nests subshells at most this deep to be read (formats/shell_script): each
 # command keeps the subshells around it, so a deeper script would cost depth x commands.
 SHELL_SUBSHELL_MAX_DEPTH = 64

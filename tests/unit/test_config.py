@@ -778,3 +778,16 @@ def test_a_wrongly_typed_value_is_quoted_cut_in_its_problem(world: dict[str, Pat
     (problem,) = load(world).settings_problems
     assert "autoMemoryEnabled must be true or false, got 'yesxx" in problem
     assert "..." in problem and len(problem) < 400
+
+
+def test_a_dense_settings_file_under_the_byte_cap_is_refused_by_its_value_cap(
+    world: dict[str, Path],
+) -> None:
+    # §44: 1 MB of `[],[],...` under the byte cap parsed to 28 MB of lists
+    path = world["home"] / ".claude" / "settings.json"
+    path.write_text('{"permissions": [' + ",".join(["[]"] * 300_000) + "]}", encoding="utf-8")
+    cfg = load(world)
+    (problem,) = cfg.settings_problems
+    assert problem.startswith(f"user settings {path}: the JSON holds up to 600,003 values")
+    assert "over the limit of 262,144; it was not read; ignored. Flatten or shorten" in problem
+    assert cfg.settings.user == {}

@@ -1471,3 +1471,16 @@ def test_relative_dates_count_from_the_memorys_modified_time_not_a_clones_mtime(
         "known (a clone or a copy gives its files the day they were made); date them by hand "
         "(lint's relative-date lists them)"
     ]
+
+
+def test_restore_from_a_dense_manifest_under_its_byte_cap_is_a_clear_refusal(messy: Path) -> None:
+    # §44: 4 MB of `[],[],...` under the manifest's byte cap parsed to 112 MB of lists
+    result = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW))
+    manifest = messy / ".trash" / result.batch / "manifest.json"
+    manifest.write_text('{"files": [' + ",".join(["[]"] * 1_100_000) + "]}", encoding="utf-8")
+    before = _tree(messy)
+    with pytest.raises(
+        RestoreError, match=r"manifest.json is unreadable \(the manifest holds up to 2,200,003 "
+    ):
+        restore(messy, result.batch)
+    assert _tree(messy) == before

@@ -15,6 +15,7 @@ from memdir_nb.formats.jsonio import (
     dumps_output,
     json_error_cause,
     loads_bounded,
+    loads_glued,
     nesting_depth,
     raw_decode,
     value_count,
@@ -188,3 +189,18 @@ def test_values_are_counted_outside_strings_and_over_the_cap_are_refused_unparse
     assert loads_bounded("[[],[]]", max_bytes=100, max_values=5) == [[], []]
     with pytest.raises(JSONLimitError, match="over the limit of 4"):
         loads_bounded("[[],[]]", max_bytes=100, max_values=4)
+
+
+def test_without_max_values_the_cap_is_one_value_per_four_bytes_of_the_byte_cap() -> None:
+    # §44: only the dream cache, transcript lines, the journal and the archive manifest passed
+    # max_values; every other caller's cap-sized `[],[],...` took 28x its bytes in objects
+    dense = "[" + ",".join(["[]"] * 400) + "]"  # 1,201 bytes, 801 values
+    with pytest.raises(
+        JSONLimitError, match=r"dense holds up to 801 values, over the limit of 500"
+    ):
+        loads_bounded(dense, max_bytes=2_000, what="dense")
+    assert len(loads_bounded(dense, max_bytes=4_000)) == 400
+    assert len(loads_bounded(dense, max_bytes=2_000, max_values=801)) == 400  # its own cap wins
+    assert len(loads_glued(dense + dense, max_bytes=8_000)[0]) == 2
+    with pytest.raises(JSONLimitError, match="over the limit of 750"):
+        loads_glued(dense + dense, max_bytes=3_000)

@@ -17,6 +17,7 @@ import pytest
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
+from memdir_nb.lint.description_audit import VAGUE_FIX
 from memdir_nb.spec.dates import find_relative_dates, iso_utc
 from memdir_nb.spec.text import FOLDS_TO_ASCII, fence_change
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
@@ -2131,3 +2132,39 @@ def test_an_index_of_plain_file_names_lists_its_files_and_names_a_missing_one_as
     assert "not-in-index" not in found and "index-not-pointer" not in found
     missing = found["index-dangling-name"]
     assert missing.line == 3 and "line names `gone.md` as a plain name" in missing.message
+
+
+def test_a_vague_description_cut_at_a_hash_says_the_comment_marker_cut_it(
+    tmp_path: Path,
+) -> None:
+    # real35: 11 descriptions of one real dir were committed cut to the word before a ' #'
+    # (`description: Issue` over a body opening `Issue #184 …`); the fix only asked for a
+    # more specific line. The shape of those files, in words of our own:
+    clean_dir(tmp_path)
+    (tmp_path / "project_crate_sync.md").write_text(
+        "---\nname: Crate sync slash ids\ndescription: Issue\nmetadata:\n  type: project\n"
+        "  originSessionId: 5b0f3c2e-7d41-4e8a-9c6b-2f1a0e9d8c7b\n---\n"
+        "Issue #184 \u2014 the crate sync skipped records whose catalogue id held a slash.\n\n"
+        "**Why:** ids like `LP/2041` were read as paths.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "project_quoted_note.md").write_text(
+        '---\nname: Pressing plant\ndescription: "Plant" # Brno pressing plant contacts\n'
+        "type: project\n---\n\nThe Brno plant presses the reissues.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "project_plain_vague.md").write_text(
+        "---\nname: Misc\ndescription: misc notes\ntype: project\n---\n\nIssue #12 was closed.\n",
+        encoding="utf-8",
+    )
+    write_index(tmp_path)
+    vague = {
+        f.path: f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "vague-description"
+    }
+    cut = vague["project_crate_sync.md"]
+    assert cut.line == 3 and "cut at ' #', which YAML" in cut.hint
+    assert "'Issue' is kept of 'Issue #184 \u2014 the crate sync" in cut.hint
+    assert 'write the whole description in quotes (description: "...")' in cut.hint
+    quoted = vague["project_quoted_note.md"].hint
+    assert "'Plant' is kept of 'Plant # Brno pressing plant contacts'" in quoted
+    assert vague["project_plain_vague.md"].hint == VAGUE_FIX  # no ' #' after its text

@@ -280,3 +280,15 @@ def test_candidates_rank_by_probability_to_four_decimals_then_by_filename() -> N
         "a.md",
     ]
     assert [v.filename for v in verdicts if v.filename.startswith("w")] == ["w1.md", "w2.md"]
+
+
+def test_a_dense_model_file_under_the_byte_cap_is_refused_by_its_value_cap(
+    tmp_path: Path,
+) -> None:
+    # §44: 4 MB of `[],[],...` under the byte cap parsed to 112 MB of lists
+    path = tmp_path / "model.json"
+    path.write_text("[" + ",".join(["[]"] * 1_100_000) + "]", encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=f"{path} holds up to 2,200,001 values, over the limit of 1,048,576"
+    ):
+        DecisionModel.load(path)

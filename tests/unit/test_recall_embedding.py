@@ -343,3 +343,24 @@ def test_gelu_is_its_tanh_form_and_reaches_zero_far_below_zero() -> None:
     assert got.dtype == np.float32
     assert np.abs(got.astype(np.float64) - expected).max() < 2e-6
     assert np.all(got[x < -12] == 0.0) and not np.isnan(got).any()
+
+
+def test_a_dense_config_json_under_the_byte_cap_is_refused_by_its_value_cap(
+    tmp_path: Path,
+) -> None:
+    # §44: 4 MB of `[],[],...` under the byte cap parsed to 112 MB of lists, and a bad
+    # config.json was a bare ValueError naming no file
+    fake = tmp_path / "model"
+    fake.mkdir()
+    (fake / "model.safetensors").write_bytes(b"not read: the config comes first")
+    config = fake / "config.json"
+    config.write_text("[" + ",".join(["[]"] * 1_100_000) + "]", encoding="utf-8")
+    with pytest.raises(
+        ModelUnavailable, match=r"config.json is unreadable \(its JSON holds up to "
+    ):
+        MiniLMEncoder(ModelFiles(fake, MODEL_PACKAGE_VERSION), verify=False)
+    config.write_text('{"hidden_size": 384,}', encoding="utf-8")
+    with pytest.raises(
+        ModelUnavailable, match=r"config.json is unreadable \(Expecting .*reinstall"
+    ):
+        MiniLMEncoder(ModelFiles(fake, MODEL_PACKAGE_VERSION), verify=False)

@@ -7,11 +7,14 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from memdir_nb.recall.embedding import MiniLMEncoder, load_encoder
 from memdir_nb.recall.model_files import (
+    ModelUnavailable,
     locate_model,
     map_prepared,
+    map_safetensors,
     prepared_path,
     store_prepared,
     verified_record_path,
@@ -88,3 +91,13 @@ def test_an_unwritable_cache_only_means_making_the_layers_again(tmp_path: Path) 
     record = verified_record_path(blocker)
     assert store_prepared(record, np.zeros(4, np.float32)) is False
     assert _same_layers(_encoder(record))
+
+
+def test_a_dense_safetensors_header_is_refused_by_its_value_cap(tmp_path: Path) -> None:
+    # §44: the header's cap is its own length, so a dense header made 28x it in lists
+    header = ('{"a": [' + ",".join(["[]"] * 10_000) + "]}").encode()
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(len(header).to_bytes(8, "little") + header)
+    with pytest.raises(ModelUnavailable, match=r"unreadable header \(safetensors header holds up"):
+        map_safetensors(path)
+    assert map_safetensors(locate_model().directory / "model.safetensors")  # the real one parses
