@@ -952,6 +952,31 @@ def build_cloned_dir(root: Path) -> Path:
     return root
 
 
+def build_cloned_duplicates_dir(root: Path) -> Path:
+    """Two near-duplicate memories in a cloned dir (fix35a): the checkout wrote the one the CLI
+    last changed (`modified:` 2026-10-14) first, so its file's mtime is the older of the two,
+    while its copy, `modified:` 2026-06-02, was checked out a minute later."""
+    why = "**Why:** two pots cracked in the last firing.\n**How to apply:** check before loading."
+    for rel, modified, extra, age in (
+        ("project_kiln_cone.md", "2026-10-14", "Shelf three holds the witness cones.\n", 0.001),
+        ("project_kiln_cone_old.md", "2026-06-02", "", 0.0),
+    ):
+        text = nested_memory(
+            "kiln-cone",
+            "The stoneware kiln fires to cone six after a slow bisque",
+            "project",
+            f"The stoneware kiln fires to cone six; the bisque runs slow first.\n{extra}\n{why}",
+            session="d1",
+        )
+        _put(root / rel, text.replace("2026-09-08", modified), age)
+    _put(
+        root / "MEMORY.md",
+        "- [Kiln cone](project_kiln_cone.md) \u2014 cone six\n"
+        "- [Kiln cone](project_kiln_cone_old.md) \u2014 cone six\n",
+    )
+    return root
+
+
 def build_numbered_files_dir(root: Path) -> Path:
     """A dir whose files carry a number before their stem (real35: a published dir of 250
     memories, `75-feedback_native_first_default.md`, whose index lists them by number) while
@@ -1049,6 +1074,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "windows-line-ends": build_windows_line_ends_dir,
     "subagent-notes": build_subagent_notes_dir,
     "cloned": build_cloned_dir,
+    "cloned-duplicates": build_cloned_duplicates_dir,
     "numbered-files": build_numbered_files_dir,
 }
 

@@ -1471,3 +1471,16 @@ def test_relative_dates_count_from_the_memorys_modified_time_not_a_clones_mtime(
         "known (a clone or a copy gives its files the day they were made); date them by hand "
         "(lint's relative-date lists them)"
     ]
+
+
+def test_a_merge_keeps_the_memory_newest_by_its_modified_time_not_a_clones_mtime(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: the merge kept the member with the newest file mtime; in a clone that is the
+    # order of the checkout, so the copy last changed in June absorbed October's
+    plan = plan_consolidation(real_dir("cloned-duplicates"), now_ms=PLAN_NOW)
+    merges = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert [a.files[:2] for a in merges] == [("project_kiln_cone.md", "project_kiln_cone_old.md")]
+    result = plan.result()
+    assert result["project_kiln_cone_old.md"] is None  # to the trash; October's file stays
+    assert "project_kiln_cone.md" not in result  # nothing to carry over: left as it is
