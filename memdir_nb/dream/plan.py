@@ -33,7 +33,7 @@ from memdir_nb.dream.compare import (
     contradiction_pairs_beside,
 )
 from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
-from memdir_nb.dream.index_repairs import index_actions, index_rel
+from memdir_nb.dream.index_repairs import agent_index_rels, index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
@@ -417,8 +417,8 @@ def _plan(
         snap = _Snapshot(root, reader, listed_reader)
         mems = _read_memories(snap, disk)
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
-        for scope in scopes:
-            snap.read(index_rel(scope))
+        for rel in [*map(index_rel, scopes), *agent_index_rels(root)]:
+            snap.read(rel)
     # Each word stemmed once, for both comparing steps (and once per process: the cache is kept
     # between plans). The contradiction step reads nothing the other steps write, and none of
     # them reads what it finds (its actions have no ops), so its work runs beside theirs where

@@ -902,6 +902,27 @@ def test_plan_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     assert "planner/" not in after
 
 
+def test_plan_adds_an_agents_missing_line_to_the_agents_own_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: as lint and rebuild-index: planner's unlisted file gets its line in
+    # planner/MEMORY.md, the index Claude Code loads for the planner, not in the root's
+    parent = real_dir("agent-root-unlisted")
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    added = [a for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert [a.files for a in added] == [("planner/MEMORY.md", "planner/project_freeze_window.md")]
+    result = plan.result()
+    assert "MEMORY.md" not in result
+    assert "- [Freeze window](project_freeze_window.md)" in (result["planner/MEMORY.md"] or "")
+    before = (parent / "planner" / "MEMORY.md").read_text()
+    applied = apply_plan(plan)
+    text = (parent / "planner" / "MEMORY.md").read_text()
+    assert "(project_release_train.md)" in text and "(project_freeze_window.md)" in text
+    assert "freeze" not in (parent / "MEMORY.md").read_text()
+    restore(parent, applied.batch)  # the agent's index is put back as the root's would be
+    assert (parent / "planner" / "MEMORY.md").read_text() == before
+
+
 def test_apply_refuses_a_planned_write_to_a_name_the_gate_refuses(messy: Path) -> None:
     from memdir_nb.dream import PlanAction, WriteFile
 
