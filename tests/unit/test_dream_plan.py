@@ -923,6 +923,31 @@ def test_plan_adds_an_agents_missing_line_to_the_agents_own_index(
     assert (parent / "planner" / "MEMORY.md").read_text() == before
 
 
+def test_a_merge_drops_the_trashed_copys_line_from_the_agents_own_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: the merge removed the copy's line from the root's index only, leaving the line
+    # in planner/MEMORY.md, the one the planner loads, pointing at a file sent to the trash
+    parent = real_dir("agent-root-unlisted")
+    train = parent / "planner" / "project_release_train.md"
+    copy = train.with_name("project_release_train_copy.md")
+    copy.write_text(train.read_text())
+    os.utime(copy, (train.stat().st_mtime - 60, train.stat().st_mtime - 60))
+    agent_index = parent / "planner" / "MEMORY.md"
+    agent_index.write_text(
+        agent_index.read_text() + "- [Release train](project_release_train_copy.md) \u2014 copy\n"
+    )
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert merge.files[:2] == (
+        "planner/project_release_train.md",
+        copy.relative_to(parent).as_posix(),
+    )
+    assert "planner/MEMORY.md" in merge.files
+    after = plan.result()["planner/MEMORY.md"] or ""
+    assert "(project_release_train.md)" in after and "_copy.md" not in after
+
+
 def test_apply_refuses_a_planned_write_to_a_name_the_gate_refuses(messy: Path) -> None:
     from memdir_nb.dream import PlanAction, WriteFile
 
