@@ -15,7 +15,8 @@ and the notebooks.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import stat
+from collections.abc import Callable, Iterable
 
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
 from memdir_nb.spec.records import Record
@@ -78,12 +79,24 @@ class UnloadedAgentIndex(Record, frozen=True):
         return terminal_line("; ".join(steps))
 
 
+def _a_regular_file(path: str) -> bool:
+    """Whether path is a regular file itself (a symlink or a FIFO is not)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def _agent_folders(
-    root: str, files: Iterable[str], skip: tuple[str, ...] = (TEAM_DIRNAME, LOGS_DIRNAME)
+    root: str,
+    files: Iterable[str],
+    skip: tuple[str, ...] = (TEAM_DIRNAME, LOGS_DIRNAME),
+    has_index: Callable[[str], bool] = _a_regular_file,
 ) -> dict[str, str]:
     """file -> its first sub-folder, for the files (root relative) under a sub-folder holding a
-    MEMORY.md of its own; skip: sub-folders that are no agent's (team/ and logs/, a memory
-    dir's own parts, with their own scope)."""
+    MEMORY.md of its own (has_index: a regular file, not a link a write would refuse to follow);
+    skip: sub-folders that are no agent's (team/ and logs/, a memory dir's own parts, with
+    their own scope)."""
     indexed: dict[str, bool] = {}
     out: dict[str, str] = {}
     for rel in files:
@@ -91,7 +104,7 @@ def _agent_folders(
         if not sep or head in skip:
             continue
         if head not in indexed:
-            indexed[head] = os.path.isfile(os.path.join(root, head, ENTRYPOINT_NAME))
+            indexed[head] = has_index(os.path.join(root, head, ENTRYPOINT_NAME))
         if indexed[head]:
             out[rel] = head
     return out
@@ -102,7 +115,8 @@ def agent_index_owners(folder: str | os.PathLike[str], files: Iterable[str]) -> 
     file -> the agent's folder (both folder relative) whose MEMORY.md Claude Code loads for the
     agent, for each file under an agent's folder holding one, when folder is an agent memory
     root read as one memory dir (unloaded_agent_index). Every other file, and every file of
-    any other folder, belongs in the folder's own index (empty answer).
+    any other folder, belongs in the folder's own index (empty answer); so does a file of an
+    agent whose MEMORY.md is no regular file (a link, a FIFO: no route writes through it).
 
     The one answer for lint's not-in-index, rebuild-index and the dream's missing index lines:
     a line for such a file in the root's MEMORY.md, which no agent loads, reaches no agent.
@@ -138,7 +152,7 @@ def stranded_files(folder: str | os.PathLike[str], files: Iterable[str]) -> tupl
     """The memory files (folder relative) no agent's index can list: at the folder itself, or
     in a sub-folder without a MEMORY.md of its own; sorted."""
     listed = list(files)
-    owned = _agent_folders(os.fspath(folder), listed, skip=())
+    owned = _agent_folders(os.fspath(folder), listed, skip=(), has_index=os.path.isfile)
     return tuple(sorted(rel for rel in listed if rel not in owned))
 
 
