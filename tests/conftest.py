@@ -527,6 +527,37 @@ def build_agent_root_files_dir(root: Path) -> Path:
     return parent
 
 
+def build_agent_root_unlisted_dir(root: Path) -> Path:
+    """agent-memory/ read as one memory dir (a memory of its own, listed by the root's index)
+    beside an agent's folder whose own index lists one of its two memories (real35: roots with
+    an index of their own over agents' folders). Claude Code loads planner/MEMORY.md for the
+    planner, never the root's: the unlisted freeze window belongs in planner/'s index.
+
+    Returns the agent-memory/ folder.
+    """
+    parent = root / "agent-memory"
+    for rel, name, hook in (
+        ("project_kiln_rota.md", "Kiln rota", "The kiln is loaded by the Tuesday volunteer"),
+        (
+            "planner/project_release_train.md",
+            "Release train",
+            "Releases leave every second Tuesday",
+        ),
+        ("planner/project_freeze_window.md", "Freeze window", "No merges in the release week"),
+    ):
+        body = f"{hook}.\n\n**Why:** asked for it.\n\n**How to apply:** every release."
+        _put(parent / rel, flat_memory(name, hook, "project", body))
+    _put(
+        parent / "planner" / "MEMORY.md",
+        "# Planner\n\n- [Release train](project_release_train.md) \u2014 fortnightly Tuesdays\n",
+    )
+    _put(
+        parent / "MEMORY.md",
+        "# Agent memory\n\n- [Kiln rota](project_kiln_rota.md) \u2014 Tuesdays\n",
+    )
+    return parent
+
+
 def build_repo_root_targets_dir(root: Path) -> Path:
     """A memory/ folder whose index names its files from the repository root (`memory/SOUL.md`),
     and whose files have no frontmatter, only an opening heading (or not even that).
@@ -952,6 +983,31 @@ def build_cloned_dir(root: Path) -> Path:
     return root
 
 
+def build_cloned_duplicates_dir(root: Path) -> Path:
+    """Two near-duplicate memories in a cloned dir (fix35a): the checkout wrote the one the CLI
+    last changed (`modified:` 2026-10-14) first, so its file's mtime is the older of the two,
+    while its copy, `modified:` 2026-06-02, was checked out a minute later."""
+    why = "**Why:** two pots cracked in the last firing.\n**How to apply:** check before loading."
+    for rel, modified, extra, age in (
+        ("project_kiln_cone.md", "2026-10-14", "Shelf three holds the witness cones.\n", 0.001),
+        ("project_kiln_cone_old.md", "2026-06-02", "", 0.0),
+    ):
+        text = nested_memory(
+            "kiln-cone",
+            "The stoneware kiln fires to cone six after a slow bisque",
+            "project",
+            f"The stoneware kiln fires to cone six; the bisque runs slow first.\n{extra}\n{why}",
+            session="d1",
+        )
+        _put(root / rel, text.replace("2026-09-08", modified), age)
+    _put(
+        root / "MEMORY.md",
+        "- [Kiln cone](project_kiln_cone.md) \u2014 cone six\n"
+        "- [Kiln cone](project_kiln_cone_old.md) \u2014 cone six\n",
+    )
+    return root
+
+
 def build_numbered_files_dir(root: Path) -> Path:
     """A dir whose files carry a number before their stem (real35: a published dir of 250
     memories, `75-feedback_native_first_default.md`, whose index lists them by number) while
@@ -1037,6 +1093,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "untyped-past-cap": build_untyped_past_cap_dir,
     "agent-beside-index": build_agent_beside_index_dir,
     "agent-root-files": build_agent_root_files_dir,
+    "agent-root-unlisted": build_agent_root_unlisted_dir,
     "names-besides-entries": build_names_besides_entries_dir,
     "latin1-index": build_latin1_index_dir,
     "pinned-typeless": build_pinned_typeless_dir,
@@ -1049,6 +1106,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "windows-line-ends": build_windows_line_ends_dir,
     "subagent-notes": build_subagent_notes_dir,
     "cloned": build_cloned_dir,
+    "cloned-duplicates": build_cloned_duplicates_dir,
     "numbered-files": build_numbered_files_dir,
 }
 

@@ -26,6 +26,8 @@ from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_check
 from memdir_nb.storage.index_rebuild import (
     IndexOverCapsError,
     IndexRebuild,
+    agent_index_dirs,
+    plan_agent_index_rebuild,
     plan_index_rebuild,
     refuse_folder_of_memory_dirs,
 )
@@ -325,6 +327,12 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
             r = plan_index_rebuild(folder, scope=scope, drop_dangling=args.drop_dangling)
             print(terminal_safe(r.diff(label)), end="")
             print(_rebuild_summary(r, label))
+        for agent, folder in agent_index_dirs(memory_dir).items():  # each agent's own index
+            r = plan_agent_index_rebuild(folder, agent, drop_dangling=args.drop_dangling)
+            if r.changed:
+                label = terminal_line(r.label)
+                print(terminal_safe(r.diff(label)), end="")
+                print(_rebuild_summary(r, label))
         _print_unloaded_agent_index(memory_dir)
         print("(dry run: nothing was written)")
         return 0
@@ -335,10 +343,11 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
     except IndexOverCapsError as refused:  # nothing was written
         for r in refused.rebuilds:
             if r.lines_it_would_unload:
-                print(_over_caps_refusal(r, r.label), file=sys.stderr)
+                print(_over_caps_refusal(r, terminal_line(r.label)), file=sys.stderr)
         return 1
     for r in result.rebuilds:
-        print(_rebuild_summary(r, r.label, written=True))
+        if r.changed or not r.agent:  # an agent's index is named when the rebuild wrote it
+            print(_rebuild_summary(r, terminal_line(r.label), written=True))
     if result.batch:
         restore = f"memdir-nb restore {shlex.quote(str(memory_dir))} {Path(result.batch).name}"
         print(  # one line, whatever the dir's name holds (a quoted newline too)

@@ -35,6 +35,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.spec.timestamps import trash_stamp, trash_stamp_seconds
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.agent_root_index import agent_index_paths
 from memdir_nb.storage.containment import PathTraversalError, absolute_dir
 from memdir_nb.storage.name_twins import new_name_twin
 from memdir_nb.storage.read_view import open_read_only
@@ -73,13 +74,16 @@ def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
     return None if data is None else _sha(data)
 
 
-def _writable_name_problem(rel: str, after: str | None, what: str) -> str | None:
-    """Why a file to be written (after not None) may not be, in words naming the fix, else None."""
-    problem = None if after is None else written_path_problem(rel)
+def _writable_name_problem(
+    rel: str, after: str | None, what: str, indexes: frozenset[str]
+) -> str | None:
+    """Why a file to be written (after not None) may not be, in words naming the fix, else None
+    (indexes: the agents' own indexes an agent memory root keeps, written as its index is)."""
+    problem = None if after is None else written_path_problem(rel, indexes)
     return None if problem is None else f"{what}: {problem}; nothing was written"
 
 
-def _put_back_problem(batch: str, rel: str, before: bool) -> str | None:
+def _put_back_problem(batch: str, rel: str, before: bool, indexes: frozenset[str]) -> str | None:
     """Why restore may not put rel back from batch, in words naming the fix, else None.
 
     A memory-tool batch may hold any file the memory tool itself moves: a `notes.txt` another
@@ -91,7 +95,7 @@ def _put_back_problem(batch: str, rel: str, before: bool) -> str | None:
     if before and batch.startswith(MEMORY_TOOL_BATCH_PREFIX):
         problem = other_file_problem(rel)
         return None if problem is None else f"{what}: {problem}; nothing was written"
-    return _writable_name_problem(rel, "" if before else None, what)
+    return _writable_name_problem(rel, "" if before else None, what, indexes)
 
 
 def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
@@ -194,12 +198,13 @@ def _check_targets(
     """Every target checked before the first change: a name the plan may write, and a file it
     rewrites holding UTF-8 (the plan read it with bad bytes replaced: writing that back would
     lose them, so NotUTF8Error, as the store's other edits)."""
+    indexes = agent_index_paths(tx.memory_dir)
     for rel, after in result.items():
         tx.resolve(rel)
         base = read.get(rel)
         if after is not None and base is not None:
             require_utf8(rel, base)
-        refused = _writable_name_problem(rel, after, "the plan cannot write a file")
+        refused = _writable_name_problem(rel, after, "the plan cannot write a file", indexes)
         if refused is not None:
             raise PlanError(f"{refused}. Give that file another name in the plan.")
         tilde = tilde_problem(rel) if after is not None and base is None else None
@@ -449,8 +454,9 @@ def _restorable(
     if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
         what = f"{batch} was" if only is None else f"{name!r} was"
         raise RestoreError(f"{what} already restored" + ("" if only is None else f" from {batch}"))
+    indexes = agent_index_paths(root)
     for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
-        refused = _put_back_problem(batch, rel, bool(info["before"]))  # before resolving
+        refused = _put_back_problem(batch, rel, bool(info["before"]), indexes)  # before resolving
         if refused is None:
             tx.resolve(rel)  # PathTraversalError: a symlinked folder on the way
         if refused is not None:

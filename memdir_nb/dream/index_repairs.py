@@ -27,6 +27,7 @@ from memdir_nb.formats.index_lines import (
 from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_INDEX_LINE_CHARS
 from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
 from memdir_nb.storage.index_files import IndexTargets, nested_index_references
 
 # An index line formatted once per content (dream.kept)
@@ -151,13 +152,21 @@ _KEPT_LONGER: dict[str, int] = {MemoryType.FEEDBACK.value: 1, MemoryType.USER.va
 def _fit_order(in_scope: dict[str, _Mem], indexed: dict[str, int]) -> tuple[str, ...]:
     """The order fit_index drops pointers in: oldest memory first; on a tie, project and
     reference before feedback and user, then the lowest line of the index first (the lines
-    Claude Code's 200-line cut would lose anyway; a line the plan appends is the lowest)."""
+    Claude Code's 200-line cut would lose anyway; a line the plan appends is the lowest).
+    in_scope: the index's files by their index-relative path."""
     appended = max(indexed.values(), default=0) + 1
 
-    def key(m: _Mem) -> tuple[float, int, int, str]:
-        return (m.mtime_ms, _KEPT_LONGER.get(m.type, 0), -indexed.get(m.scope_rel, appended), m.rel)
+    def key(item: tuple[str, _Mem]) -> tuple[float, int, int, str]:
+        rel, m = item
+        return (m.mtime_ms, _KEPT_LONGER.get(m.type, 0), -indexed.get(rel, appended), m.rel)
 
-    return tuple(m.scope_rel for m in sorted(in_scope.values(), key=key))
+    return tuple(rel for rel, _ in sorted(in_scope.items(), key=key))
+
+
+def agent_index_rels(root: Path) -> tuple[str, ...]:
+    """The agents' own indexes (memory-dir relative) of an agent memory root read as one memory
+    dir (storage.agent_root_index): the plan reads them, and index_actions repairs them."""
+    return tuple(f"{agent}/{ENTRYPOINT_NAME}" for agent in agent_index_folders(root))
 
 
 def index_actions(
@@ -169,14 +178,39 @@ def index_actions(
     merged: set[str],
     actions: list[PlanAction],
 ) -> list[PlanAction]:
-    """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps.
+    """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps; for
+    the private scope of an agent memory root, each agent's own index after the root's.
 
     root: the memory dir; texts and hashes: what the plan read (dream.plan's snapshot);
     actions: the plan's actions so far, whose ops on this index come first."""
-    irel = index_rel(scope)
-    text = texts.get(irel) or ""
     scope_dir = root / scope if scope else root
     own = {m.scope_rel: m for m in mems if m.scope == scope}
+    # a file an agent's own index is the home of (agent_index_owners) is repaired there
+    agents = agent_index_owners(scope_dir, list(own))
+    root_own = {rel: m for rel, m in own.items() if rel not in agents}
+    new = _one_index_actions(
+        root, texts, hashes, index_rel(scope), scope_dir, root_own, merged, actions
+    )
+    for irel in agent_index_rels(root) if not scope else ():
+        agent = irel.split("/", 1)[0]
+        mine = {rel.split("/", 1)[1]: m for rel, m in own.items() if agents.get(rel) == agent}
+        done = [*actions, *new]
+        new += _one_index_actions(root, texts, hashes, irel, root / agent, mine, merged, done)
+    return new
+
+
+def _one_index_actions(
+    root: Path,
+    texts: dict[str, str | None],
+    hashes: dict[str, str | None],
+    irel: str,
+    scope_dir: Path,
+    own: dict[str, _Mem],
+    merged: set[str],
+    actions: list[PlanAction],
+) -> list[PlanAction]:
+    """4-7. one index (irel, in scope_dir) over its files own (by index-relative path)."""
+    text = texts.get(irel) or ""
     # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there
     nested = nested_index_references(scope_dir, list(own))
     in_scope = {rel: m for rel, m in own.items() if rel not in nested}

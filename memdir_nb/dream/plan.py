@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ from memdir_nb.dream.compare import (
     contradiction_pairs_beside,
 )
 from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
-from memdir_nb.dream.index_repairs import index_actions, index_rel
+from memdir_nb.dream.index_repairs import agent_index_rels, index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
@@ -55,6 +55,7 @@ from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.spec.text import line_end_style
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
+from memdir_nb.storage.agent_root_index import agent_index_owners
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.listing import ListedFile, list_memory_files, one_name_per_file
 
@@ -232,14 +233,25 @@ def _dated(body: str, m: _Mem) -> str:
     return body if day is None else convert_relative_dates(body, day)[0]
 
 
+def _memory_ms(m: _Mem) -> float:
+    """A memory's time (formats.manifest.memory_time_ms): its `modified:` when valid, else its
+    file's mtime."""
+    return memory_time_ms(m.mtime_ms, parse_frontmatter(m.text)[0].modified_ms)
+
+
 def _keep_first(group: list[_Mem]) -> list[_Mem]:
-    """A near-duplicate group, the member that absorbs the others (the newest) first."""
-    return sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
+    """A near-duplicate group, the member that absorbs the others (the newest by its memory
+    time, _memory_ms: in a cloned dir every file has the checkout's mtime) first."""
+    return sorted(group, key=lambda m: (-_memory_ms(m), m.rel))
 
 
-def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: MergeLinks) -> PlanAction:
+def _merge_action(
+    scope: str, group: list[_Mem], fuzz: Any, links: MergeLinks, owners: Mapping[str, str]
+) -> PlanAction:
     """Merge a group of near-duplicates into its newest member; the others go to the trash,
-    and the `[[name]]` links naming them name the newest member instead."""
+    their lines leave the scope's index and, for a file of an agent's folder at an agent memory
+    root (owners: storage.agent_root_index.agent_index_owners), the agent's own index, and the
+    `[[name]]` links naming them name the newest member instead."""
     keep, *dups = _keep_first(group)
     front, body = _split_front(keep.text)
     keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
@@ -252,8 +264,14 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: MergeLinks) -
         end = line_end_style(keep.text)
         new_body = new_body.rstrip("\r\n") + end * 2 + end.join(extra) + end
     ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
+    indexes = [index_rel(scope)]
     for d in dups:
         ops += [TrashFile(d.rel), IndexRemove(index_rel(scope), d.scope_rel, drop_emptied=True)]
+        agent = owners.get(d.scope_rel) if not scope else None
+        if agent is not None:
+            indexes.append(f"{agent}/{ENTRYPOINT_NAME}")
+            target = d.scope_rel.split("/", 1)[1]
+            ops.append(IndexRemove(indexes[-1], target, drop_emptied=True))
     relinks, counts = links.relinks(keep, dups)
     ops += relinks
     pointed = ""
@@ -272,7 +290,12 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: MergeLinks) -
         "merge_duplicates",
         f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
         f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/){pointed}",
-        tuple([keep.rel] + [d.rel for d in dups] + [index_rel(scope)] + [r.rel for r in relinks]),
+        tuple(
+            [keep.rel]
+            + [d.rel for d in dups]
+            + list(dict.fromkeys(indexes))
+            + [r.rel for r in relinks]
+        ),
         tuple(ops),
     )
 
@@ -292,9 +315,15 @@ def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:
 
 
 def _merge_actions(
-    mems: list[_Mem], scopes: list[str], fuzz: Any, stems: StemCache, disk: PlanCache | None
+    mems: list[_Mem],
+    scopes: list[str],
+    fuzz: Any,
+    stems: StemCache,
+    disk: PlanCache | None,
+    owners: Mapping[str, str],
 ) -> tuple[list[PlanAction], set[str]]:
-    """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others."""
+    """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others
+    (owners: the agents' own indexes their lines are in, _merge_action)."""
     groups: list[tuple[str, list[_Mem]]] = []
     for scope in scopes:
         pool = [m for m in mems if m.scope == scope]
@@ -303,7 +332,7 @@ def _merge_actions(
     if not groups:
         return [], merged
     links = MergeLinks(mems, {m.rel for _, group in groups for m in _keep_first(group)[1:]})
-    return [_merge_action(scope, group, fuzz, links) for scope, group in groups], merged
+    return [_merge_action(scope, g, fuzz, links, owners) for scope, g in groups], merged
 
 
 def _contradiction_actions(
@@ -410,8 +439,8 @@ def _plan(
         snap = _Snapshot(root, reader, listed_reader)
         mems = _read_memories(snap, disk)
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
-        for scope in scopes:
-            snap.read(index_rel(scope))
+        for rel in [*map(index_rel, scopes), *agent_index_rels(root)]:
+            snap.read(rel)
     # Each word stemmed once, for both comparing steps (and once per process: the cache is kept
     # between plans). The contradiction step reads nothing the other steps write, and none of
     # them reads what it finds (its actions have no ops), so its work runs beside theirs where
@@ -422,7 +451,8 @@ def _plan(
             mems, fuzz, stems, KnownTypes(disk, mems) if disk else None
         ) as contradictions,
     ):
-        merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk)
+        owners = agent_index_owners(root, [m.rel for m in mems if not m.scope])
+        merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk, owners)
         dates = _date_actions(mems, merged, snap.notes)
         repairs: list[PlanAction] = []
         for scope in scopes:

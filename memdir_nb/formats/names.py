@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 
 from memdir_nb.spec.constants import (
@@ -332,15 +332,17 @@ def relative_path_problem(relative: str) -> str | None:
     return f"{parts[-1]!r} {problem}" if problem else None
 
 
-def written_path_problem(rel: str) -> str | None:
+def written_path_problem(rel: str, indexes: Collection[str] = ()) -> str | None:
     """Why a '/'-separated path may not be written as a file of a memory dir, else None.
 
-    The two indexes (MEMORY.md and team/MEMORY.md) may be written; any other path must pass
-    relative_path_problem. The one check of every route that writes a file named by someone
-    else: the extractor's writes, a dream's planned writes and a restore's put-backs.
+    The two indexes (MEMORY.md and team/MEMORY.md) may be written, and the further indexes
+    the caller knows the dir keeps (indexes: an agent memory root's agents' own, which a dream
+    and its restore write; storage.agent_root_index.agent_index_paths); any other path must
+    pass relative_path_problem. The one check of every route that writes a file named by
+    someone else: the extractor's writes, a dream's planned writes and a restore's put-backs.
     """
     parts = rel.split("/")
-    if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
+    if parts[-1] == ENTRYPOINT_NAME and (parts[:-1] in ([], [TEAM_DIRNAME]) or rel in indexes):
         return None
     return relative_path_problem(rel)
 

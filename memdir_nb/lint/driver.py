@@ -18,7 +18,7 @@ from memdir_nb.lint.reading import read_scope_indexes, resolve_wiki_entries
 from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, STORE_JOURNAL_NAME
-from memdir_nb.storage.agent_root_index import unloaded_agent_index
+from memdir_nb.storage.agent_root_index import agent_index_owners, unloaded_agent_index
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import nested_index_references
 from memdir_nb.storage.listing import folder_of_memory_dirs
@@ -249,7 +249,8 @@ def _index_findings(
     for index in indexes:
         out.extend(lint_index(index, files_by_scope.get(index.scope, []), reasons))
     all_files = [rel for rels in files_by_scope.values() for rel in rels]
-    out.extend(not_in_index(indexes, files_by_scope, nested_index_references(root, all_files)))
+    nested = nested_index_references(root, all_files)
+    out.extend(not_in_index(indexes, files_by_scope, nested, agent_index_owners(root, all_files)))
     return out
 
 

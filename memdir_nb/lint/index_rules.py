@@ -11,6 +11,7 @@ from memdir_nb.formats.names import misread_name_problem, normal_form, spelled
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.lint.secret_context import check_index_secrets
 from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_INDEX_LINE_CHARS,
@@ -258,15 +259,21 @@ def not_in_index(
     indexes: list[ScopeIndex],
     files_by_scope: dict[str, list[str]],
     nested: frozenset[str] = frozenset(),
+    agents: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """Files no index lists; nested: files a sub-folder's own MEMORY.md lists (agent dirs)."""
+    """Files no index lists; nested: files a sub-folder's own MEMORY.md lists (agent dirs);
+    agents: file -> the agent folder whose own MEMORY.md it belongs in (an agent memory root's,
+    storage.agent_root_index.agent_index_owners): only that index lists it for the agent."""
     out = []
     referenced = indexed_files(indexes) | nested
+    agents = agents or {}
     for index in indexes:
-        if not index.exists:
-            continue
         for rel in sorted(files_by_scope.get(index.scope, [])):
-            if rel not in referenced:
+            agent = agents.get(rel)
+            if agent is not None:
+                if rel not in nested:
+                    out.append(_not_in_agent_index(rel, agent))
+            elif index.exists and rel not in referenced:
                 out.append(
                     Finding(
                         rel,
@@ -278,3 +285,16 @@ def not_in_index(
                     )
                 )
     return out
+
+
+def _not_in_agent_index(rel: str, agent: str) -> Finding:
+    """not-in-index for a file of an agent's folder its own MEMORY.md does not list."""
+    return Finding(
+        rel,
+        "not-in-index",
+        SEVERITIES["not-in-index"],
+        f"not listed in {agent}/{ENTRYPOINT_NAME}, the index Claude Code loads for that agent, "
+        "so the agent never loads it with the index",
+        f"add a '- [Title]({rel.split('/', 1)[1]}) — hook' line to {agent}/{ENTRYPOINT_NAME}, "
+        "or rebuild the index",
+    )

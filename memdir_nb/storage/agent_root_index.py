@@ -15,9 +15,10 @@ and the notebooks.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import stat
+from collections.abc import Callable, Iterable
 
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
 from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import first_few, plural, terminal_line
 from memdir_nb.storage.listing import (
@@ -78,21 +79,81 @@ class UnloadedAgentIndex(Record, frozen=True):
         return terminal_line("; ".join(steps))
 
 
+def _a_regular_file(path: str) -> bool:
+    """Whether path is a regular file itself (a symlink or a FIFO is not)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _agent_folders(
+    root: str,
+    files: Iterable[str],
+    skip: tuple[str, ...] = (TEAM_DIRNAME, LOGS_DIRNAME),
+    has_index: Callable[[str], bool] = _a_regular_file,
+) -> dict[str, str]:
+    """file -> its first sub-folder, for the files (root relative) under a sub-folder holding a
+    MEMORY.md of its own (has_index: a regular file, not a link a write would refuse to follow);
+    skip: sub-folders that are no agent's (team/ and logs/, a memory dir's own parts, with
+    their own scope)."""
+    indexed: dict[str, bool] = {}
+    out: dict[str, str] = {}
+    for rel in files:
+        head, sep, _ = rel.partition("/")
+        if not sep or head in skip:
+            continue
+        if head not in indexed:
+            indexed[head] = has_index(os.path.join(root, head, ENTRYPOINT_NAME))
+        if indexed[head]:
+            out[rel] = head
+    return out
+
+
+def agent_index_owners(folder: str | os.PathLike[str], files: Iterable[str]) -> dict[str, str]:
+    """Which index a memory file belongs in, where that is not the folder's own MEMORY.md:
+    file -> the agent's folder (both folder relative) whose MEMORY.md Claude Code loads for the
+    agent, for each file under an agent's folder holding one, when folder is an agent memory
+    root read as one memory dir (unloaded_agent_index). Every other file, and every file of
+    any other folder, belongs in the folder's own index (empty answer); so does a file of an
+    agent whose MEMORY.md is no regular file (a link, a FIFO: no route writes through it).
+
+    The one answer for lint's not-in-index, rebuild-index and the dream's missing index lines:
+    a line for such a file in the root's MEMORY.md, which no agent loads, reaches no agent.
+    """
+    root = os.path.abspath(os.fspath(folder))
+    if not is_agent_memory_root(root):
+        return {}
+    return _agent_folders(root, files)
+
+
+def agent_index_folders(folder: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The agents' folders (names, sorted) of an agent memory root read as one memory dir that
+    hold a MEMORY.md of their own: the indexes agent_index_owners sends files to; () for any
+    other folder, and for a folder of memory dirs (each agent's dir is then its own)."""
+    root = os.path.abspath(os.fspath(folder))
+    if not is_agent_memory_root(root) or folder_of_memory_dirs(root) is not None:
+        return ()
+    try:
+        names = sorted(e.name for e in os.scandir(root) if not e.name.startswith("."))
+    except OSError:
+        return ()
+    probes = [f"{name}/{ENTRYPOINT_NAME}" for name in names]
+    return tuple(sorted(set(_agent_folders(root, probes).values())))
+
+
+def agent_index_paths(folder: str | os.PathLike[str]) -> frozenset[str]:
+    """The agents' own indexes (folder relative, `<agent>/MEMORY.md`) of agent_index_folders:
+    the index files besides the folder's own that a dream and its restore may write there."""
+    return frozenset(f"{agent}/{ENTRYPOINT_NAME}" for agent in agent_index_folders(folder))
+
+
 def stranded_files(folder: str | os.PathLike[str], files: Iterable[str]) -> tuple[str, ...]:
     """The memory files (folder relative) no agent's index can list: at the folder itself, or
     in a sub-folder without a MEMORY.md of its own; sorted."""
-    root = os.fspath(folder)
-    indexed: dict[str, bool] = {}
-    out = []
-    for rel in files:
-        head, sep, _ = rel.partition("/")
-        if sep:
-            if head not in indexed:
-                indexed[head] = os.path.isfile(os.path.join(root, head, ENTRYPOINT_NAME))
-            if indexed[head]:
-                continue
-        out.append(rel)
-    return tuple(sorted(out))
+    listed = list(files)
+    owned = _agent_folders(os.fspath(folder), listed, skip=(), has_index=os.path.isfile)
+    return tuple(sorted(rel for rel in listed if rel not in owned))
 
 
 def unloaded_agent_index(

@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -34,6 +34,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader, read_contained
+from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 from memdir_nb.storage.index_files import (
     IndexTargets,
@@ -59,6 +60,7 @@ class IndexRebuild:
     old: str  # its text now ('' when there is none, or it was not a readable file)
     existed: bool  # something is at path (a copy of it goes to the trash before a rewrite)
     merged: MergedIndex
+    agent: str = ""  # the agent's folder, for an agent's own index below an agent memory root
 
     @property
     def text(self) -> str:
@@ -72,7 +74,9 @@ class IndexRebuild:
 
     @property
     def label(self) -> str:
-        """The index as messages name it: MEMORY.md, or team/MEMORY.md."""
+        """The index as messages name it: MEMORY.md, team/MEMORY.md, or <agent>/MEMORY.md."""
+        if self.agent:
+            return f"{self.agent}/{self.path.name}"
         return self.path.name if self.scope == "private" else f"{TEAM_DIRNAME}/{self.path.name}"
 
     @property
@@ -173,7 +177,8 @@ def plan_index_rebuild(
     """A scope's MEMORY.md after a rebuild: every line kept, missing memories added (nothing is written).
 
     Private scope (the memory dir) indexes its memory files except those under team/, logs/
-    and dot-folders, and those a sub-folder's own MEMORY.md lists (an agent's memory dir); team
+    and dot-folders, and those a sub-folder's own MEMORY.md lists (an agent's memory dir) or,
+    at an agent memory root, belong in it (agent_index_rebuilds rebuilds those indexes); team
     scope (memory_dir/team) every memory file under it. scope=None
     infers team for a folder named 'team'. `old` is the index text when the caller read it
     (the store, under its lock); otherwise it is read here, whole, or IndexTooLargeError. An
@@ -204,7 +209,8 @@ def plan_index_rebuild(
     if unlisted:  # an index rebuilt from no listing (or half of one) would be wrong
         raise ValueError(f"cannot rebuild {path}: {unlisted[0]}; nothing was written")
     # a sub-folder with its own MEMORY.md (an agent's memory dir) indexes its files there
-    nested = nested_index_references(folder, [h.filename for h in report.headers])
+    names = [h.filename for h in report.headers]
+    nested = nested_index_references(folder, names) | agent_index_owners(folder, names).keys()
     merged = merge_index(
         old,
         [h for h in report.headers if h.filename not in nested],
@@ -217,6 +223,22 @@ def plan_index_rebuild(
     if bad_bytes is not None:
         refuse_replacing_bytes(rebuild, bad_bytes)
     return rebuild
+
+
+def agent_index_dirs(memory_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """agent -> its folder, for each agent's own index an agent memory root read as one memory
+    dir holds (storage.agent_root_index.agent_index_folders): a rebuild of the root completes
+    them too, as the lines for their files belong there, not in the root's index."""
+    folder = absolute_dir(memory_dir)
+    return {name: folder / name for name in agent_index_folders(folder)}
+
+
+def plan_agent_index_rebuild(
+    agent_dir: Path, agent: str, *, drop_dangling: bool = False, old: str | None = None
+) -> IndexRebuild:
+    """An agent's own index below an agent memory root after a rebuild (plan_index_rebuild)."""
+    planned = plan_index_rebuild(agent_dir, scope="private", drop_dangling=drop_dangling, old=old)
+    return replace(planned, agent=agent)
 
 
 def refuse_replacing_bytes(rebuild: IndexRebuild, data: bytes) -> None:
@@ -307,15 +329,20 @@ def rebuild_in_transaction(
     memory_dir = tx.memory_dir
     rebuilds = []
     read: dict[str, bytes | None] = {}  # what each index held as read: the write's base
-    for scope, scope_dir in scope_dirs.items():
+    folders = [(scope, scope_dir, "") for scope, scope_dir in scope_dirs.items()]
+    if scope_dirs.get("private") == memory_dir:  # an agent memory root: each agent's index too
+        folders += [("private", d, name) for name, d in agent_index_dirs(memory_dir).items()]
+    for scope, scope_dir, agent in folders:
         rel = os.path.relpath(entrypoint_path(scope_dir), memory_dir).replace(os.sep, "/")
         data = read[rel] = _read_old(tx, rel)
         old = "" if data is None else data.decode("utf-8", "replace")
-        rebuilds.append(
-            plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling, old=old)
-        )
+        if agent:
+            r = plan_agent_index_rebuild(scope_dir, agent, drop_dangling=drop_dangling, old=old)
+        else:
+            r = plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling, old=old)
+        rebuilds.append(r)
         if data is not None:
-            refuse_replacing_bytes(rebuilds[-1], data)
+            refuse_replacing_bytes(r, data)
     if keep_within_caps and any(r.lines_it_would_unload for r in rebuilds):
         raise IndexOverCapsError(tuple(rebuilds))
     changed = [r for r in rebuilds if r.changed]

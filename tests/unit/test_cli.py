@@ -1771,6 +1771,36 @@ def test_a_home_with_no_claude_folder_is_said_to_have_none_not_told_to_pass_it(
     assert "such as ~/.claude" not in said and "holds no projects/" not in said
 
 
+def test_rebuild_index_writes_an_agents_missing_line_to_the_agents_own_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: the rebuild of an agent memory root added planner's file to the root's index,
+    # which no agent loads; it goes to planner/MEMORY.md, whose old text goes to the trash
+    parent = real_dir("agent-root-unlisted")
+    root_before = (parent / "MEMORY.md").read_text()
+    agent_before = (parent / "planner" / "MEMORY.md").read_text()
+    line = "- [Freeze window](project_freeze_window.md) \u2014 No merges in the release week"
+    preview = run_env("rebuild-index", "--dry-run", str(parent))
+    assert preview.returncode == 0, preview.stderr
+    assert "+++ b/planner/MEMORY.md" in preview.stdout and f"+{line}" in preview.stdout
+    assert "MEMORY.md: up to date" in preview.stdout and "planner/MEMORY.md: adds 1 entry" in (
+        preview.stdout
+    )
+    assert (parent / "planner" / "MEMORY.md").read_text() == agent_before
+    written = run_env("rebuild-index", str(parent))
+    assert written.returncode == 0, written.stderr
+    assert "planner/MEMORY.md: added 1 entry" in written.stdout
+    assert (parent / "MEMORY.md").read_text() == root_before
+    assert line in (parent / "planner" / "MEMORY.md").read_text()
+    (kept,) = (parent / ".trash").glob("rebuild-index-*/planner/MEMORY.md")
+    assert kept.read_text() == agent_before
+    again = run_env("rebuild-index", "--dry-run", str(parent))
+    assert "planner/MEMORY.md" not in again.stdout  # complete: nothing more to say of it
+    restored = run_env("restore", str(parent), kept.parent.parent.name)
+    assert restored.returncode == 0, restored.stderr
+    assert (parent / "planner" / "MEMORY.md").read_text() == agent_before
+
+
 def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
     real_dir: Callable[[str], Path],
 ) -> None:

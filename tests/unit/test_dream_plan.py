@@ -902,6 +902,52 @@ def test_plan_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     assert "planner/" not in after
 
 
+def test_plan_adds_an_agents_missing_line_to_the_agents_own_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: as lint and rebuild-index: planner's unlisted file gets its line in
+    # planner/MEMORY.md, the index Claude Code loads for the planner, not in the root's
+    parent = real_dir("agent-root-unlisted")
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    added = [a for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert [a.files for a in added] == [("planner/MEMORY.md", "planner/project_freeze_window.md")]
+    result = plan.result()
+    assert "MEMORY.md" not in result
+    assert "- [Freeze window](project_freeze_window.md)" in (result["planner/MEMORY.md"] or "")
+    before = (parent / "planner" / "MEMORY.md").read_text()
+    applied = apply_plan(plan)
+    text = (parent / "planner" / "MEMORY.md").read_text()
+    assert "(project_release_train.md)" in text and "(project_freeze_window.md)" in text
+    assert "freeze" not in (parent / "MEMORY.md").read_text()
+    restore(parent, applied.batch)  # the agent's index is put back as the root's would be
+    assert (parent / "planner" / "MEMORY.md").read_text() == before
+
+
+def test_a_merge_drops_the_trashed_copys_line_from_the_agents_own_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: the merge removed the copy's line from the root's index only, leaving the line
+    # in planner/MEMORY.md, the one the planner loads, pointing at a file sent to the trash
+    parent = real_dir("agent-root-unlisted")
+    train = parent / "planner" / "project_release_train.md"
+    copy = train.with_name("project_release_train_copy.md")
+    copy.write_text(train.read_text())
+    os.utime(copy, (train.stat().st_mtime - 60, train.stat().st_mtime - 60))
+    agent_index = parent / "planner" / "MEMORY.md"
+    agent_index.write_text(
+        agent_index.read_text() + "- [Release train](project_release_train_copy.md) \u2014 copy\n"
+    )
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert merge.files[:2] == (
+        "planner/project_release_train.md",
+        copy.relative_to(parent).as_posix(),
+    )
+    assert "planner/MEMORY.md" in merge.files
+    after = plan.result()["planner/MEMORY.md"] or ""
+    assert "(project_release_train.md)" in after and "_copy.md" not in after
+
+
 def test_apply_refuses_a_planned_write_to_a_name_the_gate_refuses(messy: Path) -> None:
     from memdir_nb.dream import PlanAction, WriteFile
 
@@ -1484,3 +1530,16 @@ def test_restore_from_a_dense_manifest_under_its_byte_cap_is_a_clear_refusal(mes
     ):
         restore(messy, result.batch)
     assert _tree(messy) == before
+
+
+def test_a_merge_keeps_the_memory_newest_by_its_modified_time_not_a_clones_mtime(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: the merge kept the member with the newest file mtime; in a clone that is the
+    # order of the checkout, so the copy last changed in June absorbed October's
+    plan = plan_consolidation(real_dir("cloned-duplicates"), now_ms=PLAN_NOW)
+    merges = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert [a.files[:2] for a in merges] == [("project_kiln_cone.md", "project_kiln_cone_old.md")]
+    result = plan.result()
+    assert result["project_kiln_cone_old.md"] is None  # to the trash; October's file stays
+    assert "project_kiln_cone.md" not in result  # nothing to carry over: left as it is

@@ -627,6 +627,23 @@ def test_rebuild_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     assert "planner/" not in r.text
 
 
+def test_an_agents_index_that_is_a_link_out_is_never_written_by_the_roots_rebuild(
+    real_dir: Callable[[str], Path], tmp_path: Path
+) -> None:
+    # fix35a guard: the root's rebuild completes each agent's own index; one that is a link
+    # leading out of the dir is no index it may write, so the rebuild goes on as before
+    parent = real_dir("agent-root-unlisted")
+    agent_index = parent / "planner" / "MEMORY.md"
+    outside = tmp_path / "outside.md"
+    outside.write_text(agent_index.read_text())
+    agent_index.unlink()
+    agent_index.symlink_to(outside)
+    before = outside.read_text()
+    result = MemoryStore(parent).rebuild_index_files()
+    assert [r.label for r in result.rebuilds] == ["MEMORY.md"]
+    assert outside.read_text() == before and agent_index.is_symlink()
+
+
 def test_rebuild_points_a_dangling_line_at_where_its_file_moved_keeping_its_words(
     tmp_path: Path,
 ) -> None:

@@ -2074,6 +2074,29 @@ def test_an_agent_memory_roots_own_index_is_an_error_naming_the_memories_no_agen
         assert ("MEMORY.md", "index-never-loaded") not in _rules(loads)
 
 
+def test_a_memory_an_agents_own_index_leaves_out_is_offered_to_that_index_not_the_roots(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35a: at an agent memory root read as one memory dir, the missing line was offered to
+    # the root's MEMORY.md, which no agent loads, as `planner/project_freeze_window.md`
+    parent = real_dir("agent-root-unlisted")
+    (missing,) = [f for f in lint_memory_dir(parent) if f.rule == "not-in-index"]
+    assert missing.path == "planner/project_freeze_window.md"
+    assert "not listed in planner/MEMORY.md, the index Claude Code loads" in missing.message
+    assert "'- [Title](project_freeze_window.md) \u2014 hook' line to planner/MEMORY.md" in (
+        missing.hint
+    )
+    # a line in the root's index is no line for the agent: still missing from planner's
+    root_index = parent / "MEMORY.md"
+    root_index.write_text(
+        root_index.read_text() + "- [Freeze](planner/project_freeze_window.md) \u2014 release\n"
+    )
+    (still,) = [f for f in lint_memory_dir(parent) if f.rule == "not-in-index"]
+    assert still.path == "planner/project_freeze_window.md" and "planner/MEMORY.md" in still.message
+    in_agent = [f for f in lint_memory_dir(parent / "planner") if f.rule == "not-in-index"]
+    assert [f.path for f in in_agent] == ["project_freeze_window.md"]  # the agent's own dir
+
+
 def test_a_password_under_a_chinese_label_in_the_index_is_a_secret(tmp_path: Path) -> None:
     # realdata34: a real Chinese memory index (a ~/.claude kept in git) held two passwords as
     # `密码：<value>`, with a full-width colon; lint found none of them
