@@ -1324,13 +1324,9 @@ def test_the_rebuild_reads_comments_as_the_loader_does_and_adds_lines_it_loads(
         assert loaded.count(f"]({name})") == 1, text
 
 
-@pytest.mark.parametrize("route", ["store save", "dream apply", "rebuild"])
-def test_a_line_added_after_a_comment_left_open_is_loaded_by_every_route(
-    tmp_path: Path, route: str
-) -> None:
-    # attack round 8: the loader drops everything from an unclosed '<!--' on; the store's save,
-    # the dream's added line and the rebuild appended after it, so the memory was never loaded
-    entrypoint_path(tmp_path).write_text("# Index\n<!-- drafts, to tidy later\n")
+def _add_tabs_and_vim_by(route: str, tmp_path: Path) -> None:
+    """Two memories' index lines added by one route: two saves, or two files and two runs of
+    the rebuild or of the dream's plan and apply (the second run must add nothing)."""
     if route == "store save":
         MemoryStore(tmp_path).save("Tabs", "the user prefers tabs over spaces", "user", "b")
         MemoryStore(tmp_path).save("Vim", "the user edits in vim with its own keys", "user", "b")
@@ -1342,6 +1338,16 @@ def test_a_line_added_after_a_comment_left_open_is_loaded_by_every_route(
                 rebuild_index(tmp_path)
             else:
                 apply_plan(plan_consolidation(tmp_path))
+
+
+@pytest.mark.parametrize("route", ["store save", "dream apply", "rebuild"])
+def test_a_line_added_after_a_comment_left_open_is_loaded_by_every_route(
+    tmp_path: Path, route: str
+) -> None:
+    # attack round 8: the loader drops everything from an unclosed '<!--' on; the store's save,
+    # the dream's added line and the rebuild appended after it, so the memory was never loaded
+    entrypoint_path(tmp_path).write_text("# Index\n<!-- drafts, to tidy later\n")
+    _add_tabs_and_vim_by(route, tmp_path)
     text = entrypoint_path(tmp_path).read_text()
     assert text.startswith("# Index\n<!-- drafts, to tidy later\n-->\n")
     loaded = strip_entrypoint_extras(text).text
@@ -1382,17 +1388,7 @@ def test_a_line_added_after_a_code_block_left_open_is_an_entry_by_every_route(
     # closes it first (as a comment left open, attack round 8), and a second run adds nothing
     head = f"# Index\n{fence}sh\nmake lint\n"
     entrypoint_path(tmp_path).write_text(head)
-    if route == "store save":
-        MemoryStore(tmp_path).save("Tabs", "the user prefers tabs over spaces", "user", "b")
-        MemoryStore(tmp_path).save("Vim", "the user edits in vim with its own keys", "user", "b")
-    else:
-        for name in ("user_tabs.md", "user_vim.md"):
-            (tmp_path / name).write_text(render_memory_file(name, f"about {name}", "user", "b"))
-        for _ in range(2):
-            if route == "rebuild":
-                rebuild_index(tmp_path)
-            else:
-                apply_plan(plan_consolidation(tmp_path))
+    _add_tabs_and_vim_by(route, tmp_path)
     text = entrypoint_path(tmp_path).read_text()
     assert text.startswith(head + fence + "\n"), text
     assert sorted(e.target for e in parse_index(text)) == ["user_tabs.md", "user_vim.md"], text
