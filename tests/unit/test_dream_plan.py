@@ -1328,23 +1328,26 @@ def test_a_merge_points_a_link_by_the_stem_without_its_type_too(
     assert "See also [[kiln_firing]]." in answers and "kiln_schedule" not in answers
 
 
+def _answers_after_the_merge(root: Path, extra: str) -> str:
+    """feedback_short_answers.md, with extra appended, as the plan's one merge leaves it."""
+    answers_path = root / "feedback_short_answers.md"
+    answers_path.write_text(answers_path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    answers = plan.result([merge])["feedback_short_answers.md"]
+    assert answers is not None
+    return answers
+
+
 def test_a_merge_points_a_link_in_other_capitals_too(
     real_dir: Callable[[str], Path],
 ) -> None:
     # attack34: `[[Kiln-Schedule]]` finds kiln-schedule (links compare case-folded and in NFC,
     # formats.wikilinks.link_key), but the merge pointed only exact names, so it was left
     # naming the merged-away memory, read as a memory still to write
-    root = real_dir("wikilinked")
-    answers_path = root / "feedback_short_answers.md"
-    answers_path.write_text(
-        answers_path.read_text(encoding="utf-8")
-        + "\nSee [[Kiln-Schedule]] and [[KILN_SCHEDULE]].\n",
-        encoding="utf-8",
+    answers = _answers_after_the_merge(
+        real_dir("wikilinked"), "\nSee [[Kiln-Schedule]] and [[KILN_SCHEDULE]].\n"
     )
-    plan = plan_consolidation(root, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
-    answers = plan.result([merge])["feedback_short_answers.md"]
-    assert answers is not None
     assert "See [[kiln-firing]] and [[kiln_firing]]." in answers
 
 
@@ -1354,14 +1357,8 @@ def test_a_merge_points_a_link_in_other_capitals_and_leaves_brackets_in_code(
     # links34: lint finds a memory by a link in any capitals and skips `[[` in code; the relink
     # did the opposite, so after a merge lint called `[[Kiln-Schedule]]` dangling while the
     # code span naming the merged-away memory was rewritten
-    root = real_dir("wikilinked")
-    answers_path = root / "feedback_short_answers.md"
     extra = "\nCooling: [[Kiln-Schedule]]; the search `grep '[[kiln-schedule]]'` lists them.\n"
-    answers_path.write_text(answers_path.read_text(encoding="utf-8") + extra, encoding="utf-8")
-    plan = plan_consolidation(root, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
-    answers = plan.result([merge])["feedback_short_answers.md"]
-    assert answers is not None
+    answers = _answers_after_the_merge(real_dir("wikilinked"), extra)
     assert "Cooling: [[kiln-firing]]; the search `grep '[[kiln-schedule]]'` lists them." in answers
 
 
