@@ -1008,6 +1008,45 @@ def build_cloned_duplicates_dir(root: Path) -> Path:
     return root
 
 
+def build_cloned_over_cap_dir(root: Path) -> Path:
+    """A cloned dir (fix35c) whose index is one line over Claude Code's 200-line cap: four
+    pointers above a firing log of plain lines. The checkout wrote the files in the reverse of
+    their `modified:` order: the kiln element, changed last (2026-11-20), has the oldest mtime,
+    the wheel rota, changed first (2026-03-09), the newest."""
+    memories = (
+        (
+            "project_kiln_element.md",
+            "Kiln element",
+            "The kiln's top element was replaced",
+            "2026-11-20",
+        ),
+        (
+            "project_clay_order.md",
+            "Clay order",
+            "Stoneware clay is ordered by the tonne",
+            "2026-10-02",
+        ),
+        ("project_glaze_shelf.md", "Glaze shelf", "Matte glazes live on shelf three", "2026-08-15"),
+        (
+            "project_wheel_rota.md",
+            "Wheel rota",
+            "Wheels are booked in two-hour slots",
+            "2026-03-09",
+        ),
+    )
+    pointers = []
+    for age, (rel, name, hook, modified) in enumerate(memories):
+        body = f"{hook}.\n\n**Why:** the studio asked.\n\n**How to apply:** every week."
+        text = nested_memory(name, hook, "project", body, session=f"o{age}")
+        _put(root / rel, text.replace("2026-09-08", modified), 0.004 - age * 0.001)
+        pointers.append(f"- [{name}]({rel}) \u2014 {hook.lower()}")
+    log = [f"Firing {i:03d}: bisque to cone 04 in kiln A, unloaded cool." for i in range(193)]
+    _put(
+        root / "MEMORY.md", "\n".join(["# Studio", "", *pointers, "", "## Firing log", *log]) + "\n"
+    )
+    return root
+
+
 def build_numbered_files_dir(root: Path) -> Path:
     """A dir whose files carry a number before their stem (real35: a published dir of 250
     memories, `75-feedback_native_first_default.md`, whose index lists them by number) while
@@ -1107,6 +1146,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "subagent-notes": build_subagent_notes_dir,
     "cloned": build_cloned_dir,
     "cloned-duplicates": build_cloned_duplicates_dir,
+    "cloned-over-cap": build_cloned_over_cap_dir,
     "numbered-files": build_numbered_files_dir,
 }
 

@@ -36,6 +36,8 @@ from memdir_nb.dream.kept import (
     with_kept,
 )
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
 from memdir_nb.spec.similarity import (
@@ -103,6 +105,12 @@ class _Mem:
         """The body as compared, lower-cased (computed once, however many candidate pairs it
         is in): its first DREAM_COMPARE_MAX_CHARS, as a pair's score costs their product."""
         return self.body[:DREAM_COMPARE_MAX_CHARS].lower()
+
+    @functools.cached_property
+    def memory_ms(self) -> float:
+        """The memory's time (formats.manifest.memory_time_ms): its `modified:` when valid, else
+        its file's mtime (in a cloned dir every file has the checkout's mtime)."""
+        return memory_time_ms(self.mtime_ms, parse_frontmatter(self.text)[0].modified_ms)
 
     @functools.cached_property
     def name_numbers(self) -> frozenset[str]:

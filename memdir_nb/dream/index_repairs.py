@@ -144,21 +144,23 @@ def _index_line_actions(
 
 
 # Which memories' pointers go first when their times tie (a git checkout gives every file one
-# mtime): project and reference memories date, feedback and user memories are standing
-# guidance, so theirs go last.
+# mtime, which a memory without `modified:` keeps): project and reference memories date,
+# feedback and user memories are standing guidance, so theirs go last.
 _KEPT_LONGER: dict[str, int] = {MemoryType.FEEDBACK.value: 1, MemoryType.USER.value: 1}
 
 
 def _fit_order(in_scope: dict[str, _Mem], indexed: dict[str, int]) -> tuple[str, ...]:
-    """The order fit_index drops pointers in: oldest memory first; on a tie, project and
-    reference before feedback and user, then the lowest line of the index first (the lines
-    Claude Code's 200-line cut would lose anyway; a line the plan appends is the lowest).
+    """The order fit_index drops pointers in: oldest memory first, by its memory time
+    (_Mem.memory_ms: `modified:` when valid, else mtime, as the rest of the plan); on a tie,
+    project and reference before feedback and user, then the lowest line of the index first
+    (the lines Claude Code's 200-line cut would lose anyway; a line the plan appends is the
+    lowest).
     in_scope: the index's files by their index-relative path."""
     appended = max(indexed.values(), default=0) + 1
 
     def key(item: tuple[str, _Mem]) -> tuple[float, int, int, str]:
         rel, m = item
-        return (m.mtime_ms, _KEPT_LONGER.get(m.type, 0), -indexed.get(rel, appended), m.rel)
+        return (m.memory_ms, _KEPT_LONGER.get(m.type, 0), -indexed.get(rel, appended), m.rel)
 
     return tuple(rel for rel, _ in sorted(in_scope.items(), key=key))
 

@@ -233,16 +233,10 @@ def _dated(body: str, m: _Mem) -> str:
     return body if day is None else convert_relative_dates(body, day)[0]
 
 
-def _memory_ms(m: _Mem) -> float:
-    """A memory's time (formats.manifest.memory_time_ms): its `modified:` when valid, else its
-    file's mtime."""
-    return memory_time_ms(m.mtime_ms, parse_frontmatter(m.text)[0].modified_ms)
-
-
 def _keep_first(group: list[_Mem]) -> list[_Mem]:
     """A near-duplicate group, the member that absorbs the others (the newest by its memory
-    time, _memory_ms: in a cloned dir every file has the checkout's mtime) first."""
-    return sorted(group, key=lambda m: (-_memory_ms(m), m.rel))
+    time, _Mem.memory_ms: in a cloned dir every file has the checkout's mtime) first."""
+    return sorted(group, key=lambda m: (-m.memory_ms, m.rel))
 
 
 def _merge_action(

@@ -20,7 +20,7 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, PROJECTS_DIRNAME
 from memdir_nb.spec.freshness import memory_age_days
-from memdir_nb.storage.index_files import nested_index_references
+from memdir_nb.storage.agent_root_index import loaded_index_references
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -140,9 +140,10 @@ def _rows(
     for f in result.findings:
         by_path.setdefault(f.path, []).append(f)
     read = {m.rel: m for m in result.memories}
-    # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there, as lint says
-    referenced = set(indexed_files(result.indexes)) | nested_index_references(
-        memory_dir, [h.filename for h in result.headers]
+    # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there, and a
+    # file of an agent's folder at an agent memory root only there, as lint says
+    referenced = loaded_index_references(
+        memory_dir, [h.filename for h in result.headers], indexed_files(result.indexes)
     )
     rows = []
     for h in sorted(result.headers, key=lambda h: h.filename):

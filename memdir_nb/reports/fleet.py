@@ -27,8 +27,8 @@ from memdir_nb.reports.memory_dirs import (
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
 from memdir_nb.spec.text import terminal_safe
+from memdir_nb.storage.agent_root_index import loaded_index_references
 from memdir_nb.storage.fsutil import check_replaceable, fsync_dir, fsync_file, side_stem
-from memdir_nb.storage.index_files import nested_index_references
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"
@@ -110,10 +110,10 @@ def _rows_for_dir(
 
     contents = read_dir_contents(found.path)
     info = describe_dir(found, contents, now_ms=now_ms)
-    # lint's answer: a file a sub-folder's own MEMORY.md lists is indexed there
-    referenced = set(nested_index_references(found.path, [h.filename for h in contents.headers]))
-    for ix in contents.indexes:
-        referenced |= ix.referenced
+    # lint's answer: a file a sub-folder's own MEMORY.md lists is indexed there, and a file of
+    # an agent's folder at an agent memory root only there (the root's index reaches no agent)
+    own = frozenset[str]().union(*(ix.referenced for ix in contents.indexes))
+    referenced = loaded_index_references(found.path, [h.filename for h in contents.headers], own)
     project = found.project_path or found.key
     rows = []
     stale = not_in_index = 0

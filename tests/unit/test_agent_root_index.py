@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from memdir_nb.storage.agent_root_index import stranded_files, unloaded_agent_index
+from memdir_nb.storage.agent_root_index import (
+    loaded_index_references,
+    stranded_files,
+    unloaded_agent_index,
+)
 
 
 def test_files_in_a_sub_folder_without_an_index_reach_no_agent_and_the_fix_names_it(
@@ -59,3 +63,24 @@ def test_stranded_files_are_those_outside_every_folder_with_its_own_index(
     (tmp_path / "b").mkdir()
     files = ["b/y.md", "a/x.md", "z.md", "a/deep/w.md"]
     assert stranded_files(tmp_path, files) == ("b/y.md", "z.md")
+
+
+def test_a_root_index_line_lists_an_agents_file_for_no_session_but_the_agents_own_does(
+    real_dir: Callable[[str], Path], tmp_path: Path
+) -> None:
+    # fix35c: the tables counted a file of an agent's folder as indexed by the root's line
+    parent = real_dir("agent-root-unlisted")
+    files = [
+        "project_kiln_rota.md",
+        "planner/project_release_train.md",
+        "planner/project_freeze_window.md",
+    ]
+    root_lines = ["project_kiln_rota.md", "planner/project_freeze_window.md"]
+    assert loaded_index_references(parent, files, root_lines) == {
+        "project_kiln_rota.md",
+        "planner/project_release_train.md",
+    }
+    # the same shape under any other name is one memory dir: its own index lists both
+    other = tmp_path / "notes"
+    parent.rename(other)
+    assert loaded_index_references(other, files, root_lines) == set(files)

@@ -228,3 +228,20 @@ def test_discovery_in_a_missing_default_claude_home_names_the_folder(tmp_path: P
     with pytest.raises(ValueError, match="there is no Claude home at .*\\.claude") as caught:
         discover_memory_dirs(config=config)
     assert "None" not in str(caught.value)
+
+
+def test_an_agent_file_only_the_agent_roots_index_lists_is_not_in_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35c: at an agent memory root read as one memory dir, a line in the root's MEMORY.md
+    # (which no agent loads) counted the planner's file as indexed; lint says it is not
+    parent = real_dir("agent-root-unlisted")
+    root_index = parent / "MEMORY.md"
+    root_index.write_text(
+        root_index.read_text() + "- [Freeze](planner/project_freeze_window.md) \u2014 release\n"
+    )
+    df = to_dataframe(parent).set_index("path")
+    assert not df.loc["planner/project_freeze_window.md", "in_index"]
+    assert df.loc["planner/project_release_train.md", "in_index"]  # its agent's index lists it
+    assert df.loc["project_kiln_rota.md", "in_index"]  # the root's own file, in the root's index
+    assert summarize(parent).orphans == ["planner/project_freeze_window.md"]

@@ -31,7 +31,7 @@ from memdir_nb.dream import (
     restore,
 )
 from memdir_nb.dream import plan as plan_module
-from memdir_nb.dream.actions import WriteFile
+from memdir_nb.dream.actions import IndexFit, WriteFile
 from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import BlockResults, KeptReads
 from memdir_nb.storage.containment import PathTraversalError
@@ -1540,3 +1540,18 @@ def test_a_merge_keeps_the_memory_newest_by_its_modified_time_not_a_clones_mtime
     result = plan.result()
     assert result["project_kiln_cone_old.md"] is None  # to the trash; October's file stays
     assert "project_kiln_cone.md" not in result  # nothing to carry over: left as it is
+
+
+def test_an_index_over_its_cap_drops_the_pointer_oldest_by_modified_not_by_a_clones_mtime(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fix35c: fitting an index to its caps dropped the pointer of the file with the oldest
+    # mtime; in a clone that is the checkout's order, so November's kiln element went first
+    plan = plan_consolidation(real_dir("cloned-over-cap"), now_ms=PLAN_NOW)
+    (fit,) = [op for a in plan.actions for op in a.ops if isinstance(op, IndexFit)]
+    assert fit.order[0] == "project_wheel_rota.md"  # `modified:` 2026-03-09
+    fitted = plan.result()["MEMORY.md"] or ""
+    assert "(project_wheel_rota.md)" not in fitted
+    for rel in ("project_kiln_element.md", "project_clay_order.md", "project_glaze_shelf.md"):
+        assert f"({rel})" in fitted
+    assert len(fitted.rstrip("\n").split("\n")) == 200

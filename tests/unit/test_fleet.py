@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,27 @@ def test_an_earlier_export_is_replaced_by_a_new_one(tmp_path: Path, two_homes: l
 
     assert pq.read_table(out / DIRS_FILE).num_rows > first
     assert sorted(p.name for p in out.iterdir()) == sorted([DIRS_FILE, MEMORIES_FILE])
+
+
+def test_an_agent_file_only_the_agent_roots_index_lists_counts_as_not_in_index(
+    tmp_path: Path, real_dir: Callable[[str], Path]
+) -> None:
+    # fix35c: an agent memory root read as one memory dir (here the dir the user settings
+    # name) counted the planner's file as indexed by a line in the root's MEMORY.md, which no
+    # agent loads; lint says it is not in the index
+    w = make_world(tmp_path / "w", repo=False)
+    parent = real_dir("agent-root-unlisted")
+    root_index = parent / "MEMORY.md"
+    root_index.write_text(
+        root_index.read_text() + "- [Freeze](planner/project_freeze_window.md) \u2014 release\n"
+    )
+    w.settings("user", {"autoMemoryDirectory": os.fspath(parent)})
+    result = export_parquet([w.claude_home], tmp_path / "out", now_ms=NOW_MS)
+    rows = {m["file"]: m["in_index"] for m in pq.read_table(result.memories_path).to_pylist()}
+    assert rows == {
+        "project_kiln_rota.md": True,
+        "planner/project_release_train.md": True,
+        "planner/project_freeze_window.md": False,
+    }
+    (row,) = pq.read_table(result.dirs_path).to_pylist()
+    assert (row["kind"], row["not_in_index"]) == ("settings:user", 1)
