@@ -20,7 +20,7 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, PROJECTS_DIRNAME
 from memdir_nb.spec.freshness import memory_age_days
-from memdir_nb.storage.agent_root_index import loaded_index_references
+from memdir_nb.storage.index_files import loaded_index_references
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -27,8 +27,8 @@ from memdir_nb.reports.memory_dirs import (
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
 from memdir_nb.spec.text import terminal_safe
-from memdir_nb.storage.agent_root_index import loaded_index_references
 from memdir_nb.storage.fsutil import check_replaceable, fsync_dir, fsync_file, side_stem
+from memdir_nb.storage.index_files import loaded_index_references
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
 from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import first_few, plural, terminal_line
-from memdir_nb.storage.index_files import nested_index_references
 from memdir_nb.storage.listing import (
     folder_of_memory_dirs,
     is_agent_memory_root,
@@ -126,19 +125,6 @@ def agent_index_owners(folder: str | os.PathLike[str], files: Iterable[str]) -> 
     if not is_agent_memory_root(root):
         return {}
     return _agent_folders(root, files)
-
-
-def loaded_index_references(
-    folder: str | os.PathLike[str], files: Iterable[str], listed: Iterable[str]
-) -> frozenset[str]:
-    """The memory files (folder relative) an index some session loads lists: those their own
-    sub-folder's MEMORY.md lists (nested_index_references), and those the folder's own indexes
-    list (listed) unless agent_index_owners sends them to an agent's index, which the agent
-    loads instead of the root's. The tables' in_index, as lint's not-in-index says it."""
-    names = list(files)
-    owned = agent_index_owners(folder, names)
-    nested = nested_index_references(folder, names)
-    return nested | frozenset(rel for rel in listed if rel not in owned)
 
 
 def agent_index_folders(folder: str | os.PathLike[str]) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -18,6 +19,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.text import as_lf
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
+from memdir_nb.storage.agent_root_index import agent_index_owners
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 
 
@@ -223,6 +225,22 @@ def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]
     to the outer index for such a file) and the tables; see nested_index_lines.
     """
     return frozenset(nested_index_lines(memory_dir, files))
+
+
+def loaded_index_references(
+    folder: str | os.PathLike[str], files: Iterable[str], listed: Iterable[str]
+) -> frozenset[str]:
+    """The memory files (folder relative) an index some session loads lists: those their own
+    sub-folder's MEMORY.md lists (nested_index_references), and those the folder's own indexes
+    list (listed) unless agent_index_owners sends them to an agent's index, which the agent
+    loads instead of the root's. The tables' in_index, as lint's not-in-index says it.
+
+    Here, not in agent_root_index, whose few imports `memdir-nb scan` pays for: this needs the
+    index readers (formats.index), about 30 ms of a command process's start (lead, 35th)."""
+    names = list(files)
+    owned = agent_index_owners(folder, names)
+    nested = nested_index_references(folder, names)
+    return nested | frozenset(rel for rel in listed if rel not in owned)
 
 
 def nested_index_lines(memory_dir: str | os.PathLike[str], files: list[str]) -> dict[str, str]:

@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from memdir_nb.storage.agent_root_index import (
-    loaded_index_references,
-    stranded_files,
-    unloaded_agent_index,
-)
+from memdir_nb.storage.agent_root_index import stranded_files, unloaded_agent_index
+from memdir_nb.storage.index_files import loaded_index_references
 
 
 def test_files_in_a_sub_folder_without_an_index_reach_no_agent_and_the_fix_names_it(
