@@ -31,12 +31,12 @@ from memdir_nb.dream.kept import (
     across_by_block,
     across_in_mems,
     in_child,
+    kept_modified_ms,
     stored,
     unscored,
     with_kept,
 )
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
-from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
@@ -110,7 +110,7 @@ class _Mem:
     def memory_ms(self) -> float:
         """The memory's time (formats.manifest.memory_time_ms): its `modified:` when valid, else
         its file's mtime (in a cloned dir every file has the checkout's mtime)."""
-        return memory_time_ms(self.mtime_ms, parse_frontmatter(self.text)[0].modified_ms)
+        return memory_time_ms(self.mtime_ms, kept_modified_ms(self.sha, self.text))
 
     @functools.cached_property
     def name_numbers(self) -> frozenset[str]:

@@ -34,10 +34,9 @@ from memdir_nb.dream.compare import (
 )
 from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
 from memdir_nb.dream.index_repairs import agent_index_rels, index_actions, index_rel
-from memdir_nb.dream.kept import KeptCalls, KeptReads
+from memdir_nb.dream.kept import KeptCalls, KeptReads, kept_modified_ms
 from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
-from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.frontmatter_fields import core_header
 from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.spec.collector import collector_paused
@@ -207,7 +206,7 @@ def _written_day(m: _Mem) -> _dt.date | None:
     mtime; None when that mtime cannot be the day: the body names a day more than
     DREAM_DATE_SLACK_DAYS before it (real35: in cloned dirs, "fixed today" in memories of May
     to August became the day of the plan)."""
-    modified = parse_frontmatter(m.text)[0].modified_ms
+    modified = kept_modified_ms(m.sha, m.text)  # parsed once per file content
     day = local_date(memory_time_ms(m.mtime_ms, modified))
     if modified is None:
         named = [_iso_day(*found) for found in _ISO_DAY.findall(m.body)]

@@ -11,6 +11,7 @@ from memdir_nb.dream.kept import (
     KeptReads,
     across_by_block,
     across_in_mems,
+    kept_modified_ms,
     read_weight,
 )
 from memdir_nb.spec.bounded_cache import ENTRY_OVERHEAD_BYTES, weight_of
@@ -139,3 +140,19 @@ def test_a_kept_read_weighs_what_the_general_weighing_gives_it(tmp_path: Path) -
     kept.put(str(path), st, texts[2], "0" * 64, st.st_ctime_ns / 1e6 + 10_000)
     expected = weight_of(str(path)) + weight_of((stat_key(st), texts[2], "0" * 64))
     assert kept.bytes_held == expected + ENTRY_OVERHEAD_BYTES
+
+
+def test_a_memorys_modified_time_is_read_from_its_header_and_kept_by_its_hash() -> None:
+    # lead, thirty-fifth session: an over-cap index sorts every memory by its time, and a
+    # repeat plan parsed all 2,000 headers again for it (about 50% of a repeat plan)
+    text = "---\nname: kiln\nmodified: 2026-01-02T03:04:05.000Z\n---\nbody\n"
+    escaped = '---\nname: kiln\n"modi\\x66ied": 2026-01-02T03:04:05.000Z\n---\nbody\n'
+    assert kept_modified_ms("", text) == 1767323045000.0
+    assert kept_modified_ms("", escaped) == 1767323045000.0  # a quoted key's escape still counts
+    assert kept_modified_ms("", "---\nname: kiln\n---\nno such key\n") is None
+    sha = "f" * 64
+    assert kept_modified_ms(sha, text) == 1767323045000.0
+    # the same hash is the same bytes: its time is the kept one, the text not parsed again
+    assert kept_modified_ms(sha, text.replace("2026-01-02", "2030-01-01")) == 1767323045000.0
+    # an unknown hash ("") is never kept
+    assert kept_modified_ms("", text.replace("2026-01-02", "2030-01-01")) != 1767323045000.0
