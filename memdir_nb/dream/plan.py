@@ -38,7 +38,6 @@ from memdir_nb.dream.kept import KeptCalls, KeptReads, kept_modified_ms
 from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats.frontmatter_fields import core_header
-from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     DREAM_DATE_SLACK_DAYS,
@@ -206,9 +205,8 @@ def _written_day(m: _Mem) -> _dt.date | None:
     mtime; None when that mtime cannot be the day: the body names a day more than
     DREAM_DATE_SLACK_DAYS before it (real35: in cloned dirs, "fixed today" in memories of May
     to August became the day of the plan)."""
-    modified = kept_modified_ms(m.sha, m.text)  # parsed once per file content
-    day = local_date(memory_time_ms(m.mtime_ms, modified))
-    if modified is None:
+    day = local_date(m.memory_ms)  # the one memory time (_Mem.memory_ms)
+    if kept_modified_ms(m.sha, m.text) is None:  # kept: no second parse
         named = [_iso_day(*found) for found in _ISO_DAY.findall(m.body)]
         latest = max((d for d in named if d is not None), default=None)
         if latest is not None and (day - latest).days > DREAM_DATE_SLACK_DAYS:
