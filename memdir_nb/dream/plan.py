@@ -53,7 +53,7 @@ from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.spec.text import line_end_style
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
-from memdir_nb.storage.agent_root_index import agent_index_owners
+from memdir_nb.storage.agent_root_index import agent_index_owners, agent_scopes
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.listing import ListedFile, list_memory_files, one_name_per_file
 
@@ -312,13 +312,20 @@ def _merge_actions(
     stems: StemCache,
     disk: PlanCache | None,
     owners: Mapping[str, str],
+    agents: Mapping[str, str],
 ) -> tuple[list[PlanAction], set[str]]:
     """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others
-    (owners: the agents' own indexes their lines are in, _merge_action)."""
+    (owners: the agents' own indexes their lines are in, _merge_action). At an agent memory
+    root, one agent's folder (agents: storage.agent_root_index.agent_scopes) or the root's own
+    files are one scope: a merge never moves a memory into another agent's folder."""
     groups: list[tuple[str, list[_Mem]]] = []
     for scope in scopes:
-        pool = [m for m in mems if m.scope == scope]
-        groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems, disk)]
+        pools: dict[str, list[_Mem]] = {}
+        for m in mems:
+            if m.scope == scope:
+                pools.setdefault(agents.get(m.rel, "") if not scope else "", []).append(m)
+        for pool in pools.values():
+            groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems, disk)]
     merged = {m.rel for _, group in groups for m in group}
     if not groups:
         return [], merged
@@ -442,8 +449,9 @@ def _plan(
             mems, fuzz, stems, KnownTypes(disk, mems) if disk else None
         ) as contradictions,
     ):
-        owners = agent_index_owners(root, [m.rel for m in mems if not m.scope])
-        merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk, owners)
+        private = [m.rel for m in mems if not m.scope]
+        owners, agents = agent_index_owners(root, private), agent_scopes(root, private)
+        merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk, owners, agents)
         dates = _date_actions(mems, merged, snap.notes)
         repairs: list[PlanAction] = []
         for scope in scopes:

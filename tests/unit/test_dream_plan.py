@@ -948,6 +948,29 @@ def test_a_merge_drops_the_trashed_copys_line_from_the_agents_own_index(
     assert "(project_release_train.md)" in after and "_copy.md" not in after
 
 
+def test_a_merge_never_joins_two_agents_folders_but_still_joins_one_agents_copies(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lefts36: the same memory in planner/ and reviewer/ at an agent memory root was merged
+    # into one, moving the reviewer's memory into the planner's folder (out of its prompt)
+    parent = real_dir("agent-root-unlisted")
+    train = parent / "planner" / "project_release_train.md"
+    other = parent / "reviewer" / train.name
+    other.parent.mkdir()
+    other.write_text(train.read_text())
+    (parent / "reviewer" / "MEMORY.md").write_text(f"- [Release train]({train.name}) \u2014 t\n")
+    os.utime(other, (train.stat().st_mtime - 60, train.stat().st_mtime - 60))
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    assert [a for a in plan.actions if a.kind == "merge_duplicates"] == []
+    copy = train.with_name("project_release_train_copy.md")  # one agent's copies still merge
+    copy.write_text(train.read_text())
+    os.utime(copy, (train.stat().st_mtime - 90, train.stat().st_mtime - 90))
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert merge.files[:2] == ("planner/project_release_train.md", "planner/" + copy.name)
+    assert not any(f.startswith("reviewer/") for f in merge.files)
+
+
 def test_apply_refuses_a_planned_write_to_a_name_the_gate_refuses(messy: Path) -> None:
     from memdir_nb.dream import PlanAction, WriteFile
 
