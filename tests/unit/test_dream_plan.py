@@ -4,6 +4,7 @@ from __future__ import annotations
 
 # --------------------------------------------------------------------------- plan / apply / restore
 import datetime as dt
+import hashlib
 import json
 import os
 import random
@@ -969,6 +970,51 @@ def test_a_merge_never_joins_two_agents_folders_but_still_joins_one_agents_copie
     (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
     assert merge.files[:2] == ("planner/project_release_train.md", "planner/" + copy.name)
     assert not any(f.startswith("reviewer/") for f in merge.files)
+
+
+def test_a_hand_built_plan_that_renames_a_linked_memory_names_the_links_it_leaves(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lefts36: a PlanAction built through the public API with a WriteFile that changes a
+    # `name:`, or writes the memory under a new file name and retires the old, left other
+    # memories' links naming nothing with no word (Claude's plans and the extractor said so)
+    from memdir_nb.dream import PlanAction, TrashFile
+
+    mem = real_dir("linked-by-name")
+    kiln = mem / "project_kiln_schedule.md"
+    text = kiln.read_text()
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    new = text.replace("name: firing-calendar", "name: kiln-days")
+    plan.actions = [PlanAction("me", "rename", "x", (kiln.name,), (WriteFile(kiln.name, new),))]
+    plan.snapshot[kiln.name], plan.hashes[kiln.name] = text, _sha_of(kiln)
+    (note,) = apply_plan(plan).link_notes
+    assert note.startswith("2 memories still link project_kiln_schedule.md, now named 'kiln-days',")
+    assert "feedback_glaze.md ([[firing-calendar]] -> [[kiln-days]])" in note
+    assert "reference_shelf.md ([[Firing-Calendar]] -> [[kiln-days]])" in note
+    assert "user_potter.md" not in note  # its [[kiln-schedule]] still finds the memory
+    assert "[[firing-calendar]]" in (mem / "feedback_glaze.md").read_text()  # left as written
+
+    # a rename by file name: the same `name:` under a new file; only the stem's link is left
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    moved = "project_kiln_days.md"
+    ops = (WriteFile(moved, new), TrashFile(kiln.name))
+    plan.actions = [PlanAction("me", "move", "x", (kiln.name, moved), ops)]
+    plan.snapshot[kiln.name], plan.hashes[kiln.name] = new, _sha_of(kiln)
+    plan.snapshot[moved] = plan.hashes[moved] = None
+    (note,) = apply_plan(plan).link_notes
+    assert note.startswith("1 memory still links project_kiln_schedule.md, which this plan retires")
+    assert "user_potter.md ([[kiln-schedule]] -> [[kiln-days]])" in note
+    # a plan that renames nothing anyone links is quiet
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    shelf = mem / "reference_shelf.md"
+    quiet = shelf.read_text().replace("name: reference_shelf", "name: shelf-map")
+    plan.actions = [PlanAction("me", "r", "x", (shelf.name,), (WriteFile(shelf.name, quiet),))]
+    plan.snapshot[shelf.name], plan.hashes[shelf.name] = shelf.read_text(), _sha_of(shelf)
+    assert apply_plan(plan).link_notes == ()
+
+
+def _sha_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_apply_refuses_a_planned_write_to_a_name_the_gate_refuses(messy: Path) -> None:
