@@ -20,6 +20,7 @@ from memdir_nb.dream.actions import (
     _sha,
     _simulate,
 )
+from memdir_nb.dream.link_notes import rewrite_link_notes
 from memdir_nb.formats.index import IndexCapVerdict, index_cap_verdict
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.formats.names import tilde_free, tilde_problem, written_path_problem
@@ -62,6 +63,9 @@ class ApplyResult:
     # Each MEMORY.md the dream wrote -> its cap verdict (over: rewrite to ~70%; near: reminder),
     # as Claude Code 2.1.210+ tells an agent whose write leaves the index over its cap.
     index_verdicts: dict[str, IndexCapVerdict] = field(default_factory=dict)
+    # one line for each file the applied actions renamed or retired while other memories still
+    # link it by a name no memory answers to (dream.link_notes; nothing was rewritten for them)
+    link_notes: tuple[str, ...] = ()
 
     @property
     def index_messages(self) -> list[str]:
@@ -142,6 +146,7 @@ def apply_plan(
             )
         result = _simulate(plan, actions)
         _check_targets(tx, result, read)
+        notes = rewrite_link_notes(root, plan.snapshot, result)  # before anything is written
         applied_ms = plan.clock()
         stamp = trash_stamp(applied_ms)
         batch = f"{DREAM_BATCH_PREFIX}{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
@@ -178,6 +183,7 @@ def apply_plan(
             for rel, text in sorted(result.items())
             if text is not None and Path(rel).name == ENTRYPOINT_NAME
         },
+        tuple(notes),
     )
 
 

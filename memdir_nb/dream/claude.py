@@ -16,21 +16,19 @@ from memdir_nb.dream.actions import (
     _sha,
     check_plan_dir,
 )
+from memdir_nb.dream.link_notes import rewrite_link_notes, what_was_done
 from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolOutcome, ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.constants import DEFAULT_MODEL, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
 from memdir_nb.spec.dates import local_date
-from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.headers import header_of_text
 from memdir_nb.storage.link_report import LinksLeft, links_left_by_rewrites
 from memdir_nb.storage.listing import list_daily_logs
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.storage.write_errors import edit_size_problem
 from memdir_nb.toolloop import agent_loop
-from memdir_nb.toolloop.memory_text import name_changed
 
 CLAUDE_MAX_TURNS = 10
 RETIRE_HINT = "an empty Write retires the file"
@@ -189,20 +187,12 @@ class PlanRecorder:
 
     def _what(self, rel: str) -> str:
         """How a links note names rel: retired, or now under its proposed `name:`."""
-        text = self._proposed().get(rel)
-        if text is None:
-            return f"{terminal_line(rel)}, which this plan retires,"
-        return name_changed(terminal_line(rel), header_of_text(text).name)
+        return what_was_done(rel, self._proposed())
 
     def link_notes(self) -> list[str]:
         """One note a file the plan renames or retires while other memories link it by a name
         nothing answers to after the plan (the plan's notes; nothing is rewritten for them)."""
-        out = []
-        for rel in sorted(self.pending):
-            left = self._links_left(rel)
-            if left:
-                out.append(left.message(self._what(rel)))
-        return out
+        return rewrite_link_notes(self.memory_dir, self.snapshot, self._proposed())
 
     def _edit(self, rel: str, current: str | None, tool_input: Any) -> str | None:
         """Record an Edit's result as the pending text; or why it is refused."""

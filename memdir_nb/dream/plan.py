@@ -53,7 +53,7 @@ from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.spec.text import line_end_style
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
-from memdir_nb.storage.agent_root_index import agent_index_owners
+from memdir_nb.storage.agent_root_index import agent_index_owners, agent_scopes
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.listing import ListedFile, list_memory_files, one_name_per_file
 
@@ -314,11 +314,17 @@ def _merge_actions(
     owners: Mapping[str, str],
 ) -> tuple[list[PlanAction], set[str]]:
     """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others
-    (owners: the agents' own indexes their lines are in, _merge_action)."""
+    (owners: the agents' own indexes their lines are in, _merge_action). At an agent memory
+    root, one agent's folder (_Mem.agent) or the root's own files are one scope: a merge never
+    moves a memory into another agent's folder."""
     groups: list[tuple[str, list[_Mem]]] = []
     for scope in scopes:
-        pool = [m for m in mems if m.scope == scope]
-        groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems, disk)]
+        pools: dict[str, list[_Mem]] = {}
+        for m in mems:
+            if m.scope == scope:
+                pools.setdefault(m.agent, []).append(m)
+        for pool in pools.values():
+            groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems, disk)]
     merged = {m.rel for _, group in groups for m in group}
     if not groups:
         return [], merged
@@ -429,6 +435,10 @@ def _plan(
     ):
         snap = _Snapshot(root, reader, listed_reader)
         mems = _read_memories(snap, disk)
+        private = [m.rel for m in mems if not m.scope]
+        agents = agent_scopes(root, private)  # an agent's folder: a scope of its own
+        for m in mems:
+            m.agent = agents.get(m.rel, "") if not m.scope else ""
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for rel in [*map(index_rel, scopes), *agent_index_rels(root)]:
             snap.read(rel)
@@ -442,7 +452,7 @@ def _plan(
             mems, fuzz, stems, KnownTypes(disk, mems) if disk else None
         ) as contradictions,
     ):
-        owners = agent_index_owners(root, [m.rel for m in mems if not m.scope])
+        owners = agent_index_owners(root, private)
         merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk, owners)
         dates = _date_actions(mems, merged, snap.notes)
         repairs: list[PlanAction] = []

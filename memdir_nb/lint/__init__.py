@@ -50,6 +50,7 @@ from memdir_nb.lint.findings import (
 )
 from memdir_nb.lint.index_rules import (
     MAX_LISTED_LINES,
+    index_should_list,
     indexed_files,
     lint_index,
     pointless_lines,
@@ -86,6 +87,7 @@ __all__ = [
     "audit_description",
     "count_by_severity",
     "field_line",
+    "index_should_list",
     "indexed_files",
     "is_stale",
     "lint_dir",

@@ -255,25 +255,51 @@ def indexed_files(indexes: Iterable[ScopeIndex]) -> frozenset[str]:
     return frozenset().union(*(ix.referenced for ix in indexes))
 
 
+def index_should_list(
+    indexes: Iterable[ScopeIndex],
+    files_by_scope: Mapping[str, Iterable[str]],
+    agents: Mapping[str, str],
+) -> frozenset[str]:
+    """The memory files an index a session loads should list: every file of a scope whose
+    MEMORY.md is there, and every file agents (storage.agent_root_index.agent_index_owners)
+    sends to an agent's own index (there by that rule). A file of a scope with no index at
+    all is not one: the scope's one problem is its missing index (`index-missing`), not one
+    per file.
+
+    The one rule of not-in-index: lint's findings, and the tables' counts of the files an
+    index leaves out (reports.fleet's not_in_index, reports.analysis's orphans; lefts36)."""
+    indexed = {ix.scope for ix in indexes if ix.exists}
+    return frozenset(
+        rel
+        for scope, rels in files_by_scope.items()
+        for rel in rels
+        if scope in indexed or rel in agents
+    )
+
+
 def not_in_index(
     indexes: list[ScopeIndex],
     files_by_scope: dict[str, list[str]],
     nested: frozenset[str] = frozenset(),
     agents: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """Files no index lists; nested: files a sub-folder's own MEMORY.md lists (agent dirs);
-    agents: file -> the agent folder whose own MEMORY.md it belongs in (an agent memory root's,
-    storage.agent_root_index.agent_index_owners): only that index lists it for the agent."""
+    """Files no index lists that one should (index_should_list); nested: files a sub-folder's
+    own MEMORY.md lists (agent dirs); agents: file -> the agent folder whose own MEMORY.md it
+    belongs in (an agent memory root's, storage.agent_root_index.agent_index_owners): only
+    that index lists it for the agent."""
     out = []
     referenced = indexed_files(indexes) | nested
     agents = agents or {}
+    expected = index_should_list(indexes, files_by_scope, agents)
     for index in indexes:
         for rel in sorted(files_by_scope.get(index.scope, [])):
             agent = agents.get(rel)
+            if rel not in expected:
+                continue
             if agent is not None:
                 if rel not in nested:
                     out.append(_not_in_agent_index(rel, agent))
-            elif index.exists and rel not in referenced:
+            elif rel not in referenced:
                 out.append(
                     Finding(
                         rel,

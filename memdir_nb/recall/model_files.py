@@ -11,6 +11,7 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.home.warn_once import WarnedOnce
+from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.fsutil import open_real_dir, open_regular_at, replace_file
 
@@ -87,6 +90,10 @@ def file_sha256(path: Path) -> str:
 # 87 MB of weights was most of a process's first recall): a record beside the vector cache
 # keeps, per file, the identity it was verified under. A file is hashed again whenever its
 # identity moves; ctime is part of it, and no user-space call can set it back.
+log = logging.getLogger(__name__)
+log.addFilter(OneLineRecords())  # a warning is one line, whatever path it names
+log.addFilter(WarnedOnce())  # a record dropped is said once a process, however often it is read
+
 VERIFIED_RECORD_NAME = "model-verified.json"
 VERIFIED_RECORD_MAX_BYTES = 64 * 1024
 
@@ -155,17 +162,38 @@ def _identity(st: os.stat_result) -> list[int]:
 
 
 def _read_record(record: Path) -> dict[str, Any]:
-    """The record's entries; {} when it is missing, unreadable, too large or not a JSON object."""
+    """The record's entries; {} when it is missing, unreadable, too large or not a JSON object.
+
+    A record that is there but is dropped (over its byte cap, or refused by the bounded parser:
+    its value or depth cap, or not JSON) is said once per process, as a warning naming the file
+    and why (lefts36: dropped quietly): the model's files are then hashed again and the record
+    written anew, which is all a cache costs, but a record that keeps being dropped is a file
+    someone or something keeps writing."""
     try:
         res = read_regular_file(record, VERIFIED_RECORD_MAX_BYTES)
-        if res.truncated:
-            return {}
+    except OSError:  # missing (the first load), a link, a FIFO, unreadable: nothing to drop
+        return {}
+    if res.truncated:
+        cap = f"{VERIFIED_RECORD_MAX_BYTES:,}"
+        return _dropped(record, f"it holds {res.total_size:,} bytes, over the cap of {cap}")
+    try:
         data = loads_bounded(
             res.data, max_bytes=VERIFIED_RECORD_MAX_BYTES, what="model verification record"
         )
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    except ValueError as err:  # JSONLimitError and JSONDecodeError alike
+        return _dropped(record, str(err))
+    return data if isinstance(data, dict) else _dropped(record, "it is not a JSON object")
+
+
+def _dropped(record: Path, why: str) -> dict[str, Any]:
+    """No entries, for a record that was there and was not read; the warning says why."""
+    log.warning(
+        "%s: the model verification record was dropped (%s); the model's files are hashed "
+        "again and the record written anew. Nothing else is lost: it only saves hashing.",
+        record,
+        why,
+    )
+    return {}
 
 
 def _hash_checked(path: Path, expected: str) -> list[int]:

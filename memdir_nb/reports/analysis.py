@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from memdir_nb.formats.index import truncate_entrypoint_content
 from memdir_nb.home.claude_homes import no_claude_home
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes
+from memdir_nb.lint import index_should_list, indexed_files, lint_dir, read_scope_indexes
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, PROJECTS_DIRNAME
 from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.storage.agent_root_index import agent_index_owners
 from memdir_nb.storage.index_files import loaded_index_references
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -248,8 +249,12 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
         )
     dangling = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.dangling]
     outside = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.outside]
-    indexed_scopes = {ix.scope for ix in result.indexes if ix.exists}
-    orphans = [r["path"] for r in rows if not r["in_index"] and r["scope"] in indexed_scopes]
+    by_scope: dict[str, list[str]] = {}
+    for r in rows:
+        by_scope.setdefault(r["scope"], []).append(r["path"])
+    owners = agent_index_owners(memory_dir, [r["path"] for r in rows])
+    expected = index_should_list(result.indexes, by_scope, owners)  # lint's not-in-index rule
+    orphans = [r["path"] for r in rows if not r["in_index"] and r["path"] in expected]
     by_age = {label: 0 for _, label in AGE_BUCKETS}
     for r in rows:
         by_age[age_bucket(r["age_days"])] += 1

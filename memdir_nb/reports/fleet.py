@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.lint import is_stale
+from memdir_nb.lint import index_should_list, is_stale
 from memdir_nb.reports.memory_dirs import (
     UNTYPED,
     FoundDir,
@@ -27,6 +27,7 @@ from memdir_nb.reports.memory_dirs import (
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
 from memdir_nb.spec.text import terminal_safe
+from memdir_nb.storage.agent_root_index import agent_index_owners
 from memdir_nb.storage.fsutil import check_replaceable, fsync_dir, fsync_file, side_stem
 from memdir_nb.storage.index_files import loaded_index_references
 
@@ -113,7 +114,14 @@ def _rows_for_dir(
     # lint's answer: a file a sub-folder's own MEMORY.md lists is indexed there, and a file of
     # an agent's folder at an agent memory root only there (the root's index reaches no agent)
     own = frozenset[str]().union(*(ix.referenced for ix in contents.indexes))
-    referenced = loaded_index_references(found.path, [h.filename for h in contents.headers], own)
+    files = [h.filename for h in contents.headers]
+    referenced = loaded_index_references(found.path, files, own)
+    # not_in_index counts lint's not-in-index: a scope with no index at all is not its files'
+    by_scope: dict[str, list[str]] = {}
+    for h in contents.headers:
+        by_scope.setdefault(h.scope, []).append(h.filename)
+    owners = agent_index_owners(found.path, files)
+    expected = index_should_list(contents.indexes, by_scope, owners)
     project = found.project_path or found.key
     rows = []
     stale = not_in_index = 0
@@ -122,7 +130,7 @@ def _rows_for_dir(
         is_old = is_stale(h.type, age)
         listed = h.filename in referenced
         stale += is_old
-        not_in_index += not listed
+        not_in_index += not listed and h.filename in expected
         rows.append(
             {
                 "home": home,

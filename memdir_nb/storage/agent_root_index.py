@@ -127,6 +127,27 @@ def agent_index_owners(folder: str | os.PathLike[str], files: Iterable[str]) -> 
     return _agent_folders(root, files)
 
 
+def agent_scopes(folder: str | os.PathLike[str], files: Iterable[str]) -> dict[str, str]:
+    """Whose memory each file is, at an agent memory root read as one memory dir: file -> the
+    agent's folder it is in (both folder relative), for every file under an agent's folder,
+    with an index of its own or not (team/ and logs/ are the dir's own parts, no agent's);
+    empty for any other folder, and files at the root itself are the root's own (no entry).
+
+    The one rule of an agent's scope: a step that joins two memories (the dream's merges,
+    dream.plan) joins only two of one agent's folder, or two of the root's own, as a file moved
+    into another agent's folder leaves the prompt of the agent that wrote it and reaches one that
+    did not (agent_index_owners is the narrower question of which index lists a file)."""
+    root = os.path.abspath(os.fspath(folder))
+    if not is_agent_memory_root(root):
+        return {}
+    return _agent_folders(root, files, has_index=_any_folder)
+
+
+def _any_folder(_index: str) -> bool:
+    """Every sub-folder counts, whatever its index is (agent_scopes)."""
+    return True
+
+
 def agent_index_folders(folder: str | os.PathLike[str]) -> tuple[str, ...]:
     """The agents' folders (names, sorted) of an agent memory root read as one memory dir that
     hold a MEMORY.md of their own: the indexes agent_index_owners sends files to; () for any

@@ -23,6 +23,7 @@ import posixpath
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
     file_link_target,
@@ -105,7 +106,7 @@ class _Memory:
     __slots__ = ("_head", "_name", "_parsed", "file_links", "links", "rel")
 
     def __init__(
-        self, rel: str, head: ReadResult, links: frozenset[str], file_links: frozenset[str]
+        self, rel: str, head: ReadResult | None, links: frozenset[str], file_links: frozenset[str]
     ) -> None:
         self.rel, self._head, self.links, self.file_links = rel, head, links, file_links
         self._name: str | None = None
@@ -115,8 +116,17 @@ class _Memory:
     def name(self) -> str | None:
         """Its header's `name:` (None: it has none), parsed on first use."""
         if not self._parsed:
-            self._name, self._parsed = header_from_read(self._head).name, True
+            head = self._head
+            self._name, self._parsed = (header_from_read(head).name if head else None), True
         return self._name
+
+    @classmethod
+    def of_text(cls, rel: str, text: str) -> _Memory:
+        """A memory a step writes new at rel: its `name:` and links as text holds them."""
+        links = frozenset(n for _, n in link_uses(text))
+        out = cls(rel, None, links, frozenset(t for _, t in file_link_uses(text)))
+        out._name, out._parsed = header_of_text(text).name, True
+        return out
 
     def named(self, name: str | None) -> _Memory:
         """This memory as it was with that `name:` (None: none), its links as they are."""
@@ -271,12 +281,16 @@ def links_left_by_rewrites(
     before: Mapping[str, str | None],
     after: Mapping[str, str | None],
     steps: Collection[str] | None = None,
+    snapshot: LinkSnapshot | None = None,
 ) -> LinksLeft:
     """The links that rewrites not yet written (rel -> its text now, before, and the text
     proposed, after; None: absent or removed) leave naming nothing, by a new or dropped `name:`
     or a removal of the rels in steps (None: every rel in after). A rewritten memory keeps only
-    the links its new text holds. Empty, with nothing read, when no step changes a `name:` or
-    removes a file (a dream's Write and retire: dream.claude)."""
+    the links its new text holds; a file the rewrites create answers to its names, and one that
+    takes the `name:` of a file they remove is that file moved (a rename by file name: its new
+    names are shown). Empty, with nothing read, when no step changes a `name:` or removes a
+    file (a dream's Write and retire: dream.claude; a plan applied: dream.link_notes).
+    snapshot: the dir as LinkSnapshot.read gives it, when the caller asks more than once."""
     names: dict[str, str | None] = {}
     moves: dict[str, str | None] = {}
     for rel in after if steps is None else steps:
@@ -289,12 +303,38 @@ def links_left_by_rewrites(
             names[rel] = name
     if not names and not moves:
         return LinksLeft()
-    snapshot = LinkSnapshot.read(memory_dir)
+    snapshot = snapshot or LinkSnapshot.read(memory_dir)
+    made = {
+        r: t
+        for r, t in after.items()
+        if t is not None and before.get(r) is None and is_memory_filename(posixpath.basename(r))
+    }
+    moved = _moved_by_name(before, moves, made)
+    texts = {**after, **{old: made[new] for old, new in moved.items()}}
     memories = [
-        m.rewritten(text) if (text := after.get(m.rel)) is not None else m
+        m.rewritten(text) if (text := texts.get(m.rel)) is not None else m
         for m in snapshot.memories
     ]
-    return LinkSnapshot(memories).left_dangling(moves, names)
+    memories += [_Memory.of_text(r, t) for r, t in made.items() if r not in moved.values()]
+    return LinkSnapshot(memories).left_dangling({**moves, **moved}, names)
+
+
+def _moved_by_name(
+    before: Mapping[str, str | None], removed: Collection[str], made: Mapping[str, str]
+) -> dict[str, str]:
+    """Removed rel -> the made rel holding the same `name:` (one each; a name two made files
+    share moves neither): a file renamed by writing it anew and retiring the old one."""
+    by_name: dict[str, list[str]] = {}
+    for rel, text in made.items():
+        if (name := header_of_text(text).name) is not None:
+            by_name.setdefault(name, []).append(rel)
+    out: dict[str, str] = {}
+    for rel in sorted(removed):
+        name = header_of_text(before.get(rel) or "").name
+        targets = by_name.get(name or "", [])
+        if name is not None and len(targets) == 1 and targets[0] not in out.values():
+            out[rel] = targets[0]
+    return out
 
 
 def _renamed_forms(

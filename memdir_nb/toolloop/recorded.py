@@ -12,7 +12,10 @@ the turn after the assistant messages already in its history, so the server keep
 between requests. The SDK's tool runner threads its requests by default (it sends only the new
 messages and a `thread` field); like an API that does not offer threads, the server answers such
 a request with the 400 `thread_unsupported_request` error, and the runner then re-sends it
-unthreaded, with the whole history, on every SDK version. Every request is kept in `requests`.
+unthreaded, with the whole history, on every SDK version. Every request is kept in `requests`:
+a body the bounded JSON parser refuses (over its byte, depth or value cap, or not JSON) is kept
+as a `RefusedRequest` saying why, and answered with a 400 error in the same words, never with a
+recorded turn (lefts36: it was kept as None and answered with the first turn).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -43,6 +47,17 @@ def _body_length(header: str | None) -> int | None:
     if not text.isascii() or not text.isdigit() or int(text) > MAX_REQUEST_BYTES:
         return None
     return int(text)
+
+
+@dataclass(frozen=True)
+class RefusedRequest:
+    """A request body kept in `requests` in place of one the parser refused, and why."""
+
+    size: int  # the body's bytes
+    reason: str  # the parser's words: which cap, or where the JSON broke
+
+    def __str__(self) -> str:
+        return f"a request of {self.size:,} bytes was not read: {self.reason}"
 
 
 def _error(message: str) -> dict[str, Any]:
@@ -148,11 +163,13 @@ class RecordedMessagesServer:
                         if raw
                         else None
                     )
-                except ValueError:
-                    body = None
+                except ValueError as err:  # JSONLimitError and JSONDecodeError alike
+                    body = RefusedRequest(len(raw), str(err))
                 with server._lock:
                     server.requests.append(body)
-                if self.path.split("?")[0] != "/v1/messages":
+                if isinstance(body, RefusedRequest):
+                    status, payload = 400, _error(str(body))
+                elif self.path.split("?")[0] != "/v1/messages":
                     status, payload = (
                         404,
                         {

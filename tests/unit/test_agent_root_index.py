@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from memdir_nb.storage.agent_root_index import stranded_files, unloaded_agent_index
+from memdir_nb.storage.agent_root_index import (
+    agent_scopes,
+    stranded_files,
+    unloaded_agent_index,
+)
 from memdir_nb.storage.index_files import loaded_index_references
 
 
@@ -81,3 +85,21 @@ def test_a_root_index_line_lists_an_agents_file_for_no_session_but_the_agents_ow
     other = tmp_path / "notes"
     parent.rename(other)
     assert loaded_index_references(other, files, root_lines) == set(files)
+
+
+def test_every_agents_folder_is_its_own_scope_indexed_or_not_and_elsewhere_there_is_none(
+    real_dir: Callable[[str], Path], tmp_path: Path
+) -> None:
+    # lefts36: the dream's merges block by it (builder/ has no index, still the builder's)
+    parent = real_dir("agent-beside-index")
+    files = [
+        "planner/project_release_train.md",
+        "builder/reference_cache_host.md",
+        "team/project_x.md",
+        "project_root.md",
+    ]
+    assert agent_scopes(parent, files) == {
+        "planner/project_release_train.md": "planner",
+        "builder/reference_cache_host.md": "builder",
+    }
+    assert agent_scopes(tmp_path, files) == {}  # not an agent memory root: no agent's scope

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 # --------------------------------------------------------------------------- plan / apply / restore
 import datetime as dt
+import hashlib
 import json
 import os
 import random
@@ -410,6 +411,42 @@ def test_contradicting_memories_are_flagged_not_changed(project_memdir: Path) ->
     assert not any(a.kind == "merge_duplicates" for a in plan.actions)
 
 
+@pytest.mark.parametrize(
+    ("tabs", "spaces", "flagged"),
+    [
+        ("planner/feedback_tabs.md", "reviewer/feedback_spaces.md", False),  # two agents
+        ("feedback_tabs.md", "team/feedback_spaces.md", False),  # private and team
+        ("reviewer/feedback_tabs.md", "reviewer/feedback_spaces.md", True),  # one agent
+    ],
+)
+def test_a_contradiction_is_flagged_within_one_scope_only(
+    real_dir: Callable[[str], Path], tabs: str, spaces: str, flagged: bool
+) -> None:
+    # lefts36: a flag asks to keep one of the two; two agents' memories (or a team memory and
+    # a private one) were flagged, which would have one scope's memory retired for another's
+    parent = real_dir("agent-root-unlisted")
+    for folder in ("reviewer", "team"):
+        (parent / folder).mkdir()
+        (parent / folder / "MEMORY.md").write_text("# Notes\n")
+    for rel, desc, body in (
+        (tabs, "use tabs to indent Go code", "Use tabs to indent Go code in this repo."),
+        (spaces, "never use tabs to indent Go code", "Never use tabs to indent Go code here."),
+    ):
+        write_memory(
+            parent,
+            rel,
+            name="Go indent",
+            description=desc,
+            type="feedback",
+            body=body,
+            now_ms=PLAN_NOW,
+        )
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    flags = [set(a.files) for a in plan.actions if a.kind == "flag_contradiction"]
+    flags = [f for f in flags if f & {tabs, spaces}]  # the fixture's own pair aside
+    assert flags == ([{tabs, spaces}] if flagged else [])
+
+
 def test_numbered_runs_of_one_template_are_not_merged(project_memdir: Path) -> None:
     # Shaped after a published agent dir: one record per simulation run, written from one
     # template, each with its own chain id and work dir.
@@ -731,11 +768,14 @@ def _reference_duplicate_groups(mems: list[_RefMemory]) -> set[frozenset[str]]:
 
 
 def _reference_contradictions(mems: list[_RefMemory], merged: set[str]) -> set[tuple[str, ...]]:
-    """Every pair of one type, not both merged, where one negates what the other says."""
+    """Every pair of one scope and type, not both merged, where one negates what the other says
+    (one scope since lefts36: a flag asks to keep one, which never spans team and private)."""
     flags = set()
     for i, a in enumerate(mems):
         for b in mems[i + 1 :]:
             if (a[0] in merged and b[0] in merged) or a[3] != b[3]:
+                continue
+            if a[0].startswith("team/") != b[0].startswith("team/"):
                 continue
             ta, tb = f"{a[2]} {a[4]}", f"{b[2]} {b[4]}"
             if bool(_NEGATION.search(ta)) == bool(_NEGATION.search(tb)):
@@ -946,6 +986,74 @@ def test_a_merge_drops_the_trashed_copys_line_from_the_agents_own_index(
     assert "planner/MEMORY.md" in merge.files
     after = plan.result()["planner/MEMORY.md"] or ""
     assert "(project_release_train.md)" in after and "_copy.md" not in after
+
+
+def test_a_merge_never_joins_two_agents_folders_but_still_joins_one_agents_copies(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lefts36: the same memory in planner/ and reviewer/ at an agent memory root was merged
+    # into one, moving the reviewer's memory into the planner's folder (out of its prompt)
+    parent = real_dir("agent-root-unlisted")
+    train = parent / "planner" / "project_release_train.md"
+    other = parent / "reviewer" / train.name
+    other.parent.mkdir()
+    other.write_text(train.read_text())
+    (parent / "reviewer" / "MEMORY.md").write_text(f"- [Release train]({train.name}) \u2014 t\n")
+    os.utime(other, (train.stat().st_mtime - 60, train.stat().st_mtime - 60))
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    assert [a for a in plan.actions if a.kind == "merge_duplicates"] == []
+    copy = train.with_name("project_release_train_copy.md")  # one agent's copies still merge
+    copy.write_text(train.read_text())
+    os.utime(copy, (train.stat().st_mtime - 90, train.stat().st_mtime - 90))
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert merge.files[:2] == ("planner/project_release_train.md", "planner/" + copy.name)
+    assert not any(f.startswith("reviewer/") for f in merge.files)
+
+
+def test_a_hand_built_plan_that_renames_a_linked_memory_names_the_links_it_leaves(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lefts36: a PlanAction built through the public API with a WriteFile that changes a
+    # `name:`, or writes the memory under a new file name and retires the old, left other
+    # memories' links naming nothing with no word (Claude's plans and the extractor said so)
+    from memdir_nb.dream import PlanAction, TrashFile
+
+    mem = real_dir("linked-by-name")
+    kiln = mem / "project_kiln_schedule.md"
+    text = kiln.read_text()
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    new = text.replace("name: firing-calendar", "name: kiln-days")
+    plan.actions = [PlanAction("me", "rename", "x", (kiln.name,), (WriteFile(kiln.name, new),))]
+    plan.snapshot[kiln.name], plan.hashes[kiln.name] = text, _sha_of(kiln)
+    (note,) = apply_plan(plan).link_notes
+    assert note.startswith("2 memories still link project_kiln_schedule.md, now named 'kiln-days',")
+    assert "feedback_glaze.md ([[firing-calendar]] -> [[kiln-days]])" in note
+    assert "reference_shelf.md ([[Firing-Calendar]] -> [[kiln-days]])" in note
+    assert "user_potter.md" not in note  # its [[kiln-schedule]] still finds the memory
+    assert "[[firing-calendar]]" in (mem / "feedback_glaze.md").read_text()  # left as written
+
+    # a rename by file name: the same `name:` under a new file; only the stem's link is left
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    moved = "project_kiln_days.md"
+    ops = (WriteFile(moved, new), TrashFile(kiln.name))
+    plan.actions = [PlanAction("me", "move", "x", (kiln.name, moved), ops)]
+    plan.snapshot[kiln.name], plan.hashes[kiln.name] = new, _sha_of(kiln)
+    plan.snapshot[moved] = plan.hashes[moved] = None
+    (note,) = apply_plan(plan).link_notes
+    assert note.startswith("1 memory still links project_kiln_schedule.md, which this plan retires")
+    assert "user_potter.md ([[kiln-schedule]] -> [[kiln-days]])" in note
+    # a plan that renames nothing anyone links is quiet
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    shelf = mem / "reference_shelf.md"
+    quiet = shelf.read_text().replace("name: reference_shelf", "name: shelf-map")
+    plan.actions = [PlanAction("me", "r", "x", (shelf.name,), (WriteFile(shelf.name, quiet),))]
+    plan.snapshot[shelf.name], plan.hashes[shelf.name] = shelf.read_text(), _sha_of(shelf)
+    assert apply_plan(plan).link_notes == ()
+
+
+def _sha_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_apply_refuses_a_planned_write_to_a_name_the_gate_refuses(messy: Path) -> None:

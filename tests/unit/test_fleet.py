@@ -11,6 +11,8 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
+from memdir_nb.lint import lint_memory_dir  # noqa: E402
+from memdir_nb.reports.analysis import summarize  # noqa: E402
 from memdir_nb.reports.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet  # noqa: E402
 from tests.support.durability import record_fsyncs_and_renames  # noqa: E402
 from tests.support.fake_home import NOW_MS, add_memory, make_world  # noqa: E402
@@ -46,11 +48,12 @@ def test_export_writes_one_row_per_memory_and_per_dir(
     big = next(d for d in dirs if d["memories"] == 205)
     assert big["index_truncated"] and big["index_lines"] == 205 and big["index_line_use"] > 1
     small = next(d for d in dirs if d["memories"] == 3)
+    # the team file is in no index, but team/ has none at all: lint's not-in-index (lefts36)
     assert (small["n_feedback"], small["n_project"], small["stale"], small["not_in_index"]) == (
         1,
         1,
         1,
-        1,
+        0,
     )
     assert small["project_path"] and small["project"] == small["project_path"]
 
@@ -204,3 +207,27 @@ def test_an_agent_file_only_the_agent_roots_index_lists_counts_as_not_in_index(
     }
     (row,) = pq.read_table(result.dirs_path).to_pylist()
     assert (row["kind"], row["not_in_index"]) == ("settings:user", 1)
+
+
+def test_not_in_index_counts_a_file_only_where_its_scope_has_an_index_as_lint_and_analysis_do(
+    tmp_path: Path,
+) -> None:
+    # lefts36: fleet counted a file of a scope with no index at all (team/ without its
+    # MEMORY.md); analysis's orphans and lint's not-in-index did not: the one rule is lint's
+    w = make_world(tmp_path / "w", repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "feedback_unlisted.md", index=False)
+    add_memory(mem, "team/reference_board.md", type="reference", index=False)
+    add_memory(mem, "team/reference_wiki.md", type="reference", index=False)
+
+    def counts() -> tuple[int, int, int]:
+        result = export_parquet([w.claude_home], tmp_path / "out", now_ms=NOW_MS)
+        (row,) = pq.read_table(result.dirs_path).to_pylist()
+        lint = lint_memory_dir(mem, now_ms=NOW_MS, progress=False)
+        found = sum(f.rule == "not-in-index" for f in lint)
+        return row["not_in_index"], len(summarize(mem, now_ms=NOW_MS).orphans), found
+
+    assert counts() == (1, 1, 1)  # the private one; team/ has no index: its one problem
+    (mem / "team" / "MEMORY.md").write_text("# Team\n", encoding="utf-8")
+    assert counts() == (3, 3, 3)  # an index that lists neither leaves both out

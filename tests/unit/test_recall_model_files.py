@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from memdir_nb.recall.model_files import (
     prepared_path,
     store_prepared,
     verified_record_path,
+    verify_model_files,
 )
 
 TEXTS = ["water the tomatoes every other morning", "deploys go out on weekdays"]
@@ -101,3 +103,25 @@ def test_a_dense_safetensors_header_is_refused_by_its_value_cap(tmp_path: Path) 
     with pytest.raises(ModelUnavailable, match=r"unreadable header \(safetensors header holds up"):
         map_safetensors(path)
     assert map_safetensors(locate_model().directory / "model.safetensors")  # the real one parses
+
+
+def test_a_verification_record_the_value_cap_refuses_is_named_with_why_once_then_rewritten(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # lefts36: a record under its 64 KiB cap but over its value cap was dropped quietly (every
+    # load hashed the model's files again and wrote the record over it, with no word)
+    record = verified_record_path(tmp_path / "cache")
+    record.parent.mkdir()
+    record.write_text('{"a": [' + "0," * 20_000 + "0]}", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.recall.model_files"):
+        assert verify_model_files(locate_model(), record) == 2
+        record.write_text('{"a": [' + "0," * 20_000 + "0]}", encoding="utf-8")
+        assert verify_model_files(locate_model(), record) == 2  # the same words: said once
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert said.startswith(f"{record}: the model verification record was dropped (")
+    assert "over the limit of 16,384" in said and "hashed again" in said
+    assert verify_model_files(locate_model(), record) == 0  # written anew, and read
+    caplog.clear()
+    (tmp_path / "missing").mkdir()  # a record not made yet is no record dropped
+    assert verify_model_files(locate_model(), verified_record_path(tmp_path / "missing")) == 2
+    assert caplog.records == []

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from memdir_nb.storage.link_report import LinkLeft, LinkSnapshot
+from memdir_nb.storage.link_report import LinkLeft, LinkSnapshot, links_left_by_rewrites
 from tests.support import snapshot
 
 
@@ -146,3 +146,26 @@ def test_a_moved_memory_file_offers_the_path_from_each_linking_memory(tmp_path: 
         LinkLeft("project_glazes.md", (), (), ("../project_wheel.md",), ("project_wheel.md",)),
     )
     assert "[…](team/project_glazes.md) -> […](project_glazes.md)" in left.described()
+
+
+def test_a_file_a_rewrite_creates_answers_to_its_names_so_its_links_are_not_named(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # keep35's limit (lefts36): a plan that retires a memory and writes a new one under its old
+    # `name:` named the links as stranded, though they find the new file; a new file that takes
+    # the retired one's `name:` is that memory moved, and a link by the old stem gets the new one
+    root = real_dir("linked-by-name")
+    old = "project_kiln_schedule.md"
+    text = (root / old).read_text()
+    before: dict[str, str | None] = {old: text, "project_kiln_days.md": None}
+    left = links_left_by_rewrites(root, before, {old: None, "project_kiln_days.md": text})
+    assert [(i.rel, i.names, i.new_names) for i in left.items] == [
+        ("user_potter.md", ("kiln-schedule",), ("kiln-days",))
+    ]
+    elsewhere = text.replace("firing-calendar", "kiln-notes")  # another memory: old links lost
+    left = links_left_by_rewrites(root, before, {old: None, "project_kiln_days.md": elsewhere})
+    assert [i.rel for i in left.items] == [
+        "feedback_glaze.md",
+        "reference_shelf.md",
+        "user_potter.md",
+    ]

@@ -6,7 +6,8 @@ import socket
 
 import pytest
 
-from memdir_nb.toolloop.recorded import MAX_REQUEST_BYTES, RecordedMessagesServer
+from memdir_nb.spec.constants import JSON_BYTES_PER_VALUE
+from memdir_nb.toolloop.recorded import MAX_REQUEST_BYTES, RecordedMessagesServer, RefusedRequest
 
 
 def _post(server: RecordedMessagesServer, length: str, body: bytes) -> bytes:
@@ -54,3 +55,17 @@ def test_a_request_of_the_size_it_names_is_answered() -> None:
     with RecordedMessagesServer([[{"type": "text", "text": "hi"}]]) as server:
         answer = _post(server, str(len(body)), body)
     assert answer.startswith(b"HTTP/1.1 200") and b'"text": "hi"' in answer
+
+
+def test_a_request_the_value_cap_refuses_is_kept_as_refused_and_answered_with_why() -> None:
+    # lefts36: a body over the JSON value cap was kept as None and answered with the first
+    # recorded turn, as if it were a new conversation; nothing said it had been dropped
+    count = MAX_REQUEST_BYTES // JSON_BYTES_PER_VALUE + 1  # 8 MiB of `0,`: under the byte cap
+    body = b"[" + b"0," * (count - 1) + b"0]"
+    with RecordedMessagesServer([[{"type": "text", "text": "hi"}]]) as server:
+        answer = _post(server, str(len(body)), body)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert b"over the limit of 4,194,304" in answer and b'"text": "hi"' not in answer
+    (kept,) = server.requests
+    assert isinstance(kept, RefusedRequest) and kept.size == len(body)
+    assert str(kept).startswith(f"a request of {len(body):,} bytes was not read: request holds")

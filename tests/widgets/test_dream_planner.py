@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memdir_nb.dream import LOCK_NAME, ConsolidationLock, list_dreams
+from memdir_nb.dream import (
+    LOCK_NAME,
+    ConsolidationLock,
+    ConsolidationPlan,
+    PlanAction,
+    WriteFile,
+    list_dreams,
+    plan_consolidation,
+)
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.ui.widgets.dream_planner import DreamPlanner
@@ -261,3 +271,27 @@ def test_a_plan_keeps_its_derived_work_under_the_configs_cache_root_never_in_the
     assert [a.id for a in again.plan.actions] == [a.id for a in first.plan.actions]
     assert again.diff_text == first.diff_text
     assert snapshot(mem) == before
+
+
+def test_applying_a_plan_that_renames_a_linked_memory_says_which_links_it_left(
+    real_dir: Callable[[str], Path], config: MemdirConfig
+) -> None:
+    # lefts36: the apply's status said what changed, never the links the rename left
+    mem = real_dir("linked-by-name")
+    kiln = mem / "project_kiln_schedule.md"
+
+    def planner(root: Path) -> ConsolidationPlan:
+        plan = plan_consolidation(root, now_ms=NOW)
+        new = kiln.read_text().replace("name: firing-calendar", "name: kiln-days")
+        plan.snapshot[kiln.name] = kiln.read_text()
+        plan.hashes[kiln.name] = hashlib.sha256(kiln.read_bytes()).hexdigest()
+        plan.actions = [PlanAction("me", "r", "x", (kiln.name,), (WriteFile(kiln.name, new),))]
+        return plan
+
+    w = DreamPlanner(mem, now_ms=NOW, config=config, planner=planner)
+    w.make_plan()
+    w.apply_button.click()
+    assert w.last_result is not None and w.last_result.changed == (kiln.name,)
+    assert "Note: 2 memories still link project_kiln_schedule.md, now named 'kiln-days'," in (
+        w.status_text
+    )

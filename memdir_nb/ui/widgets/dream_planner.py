@@ -307,6 +307,7 @@ class DreamPlanner(MemdirView):
                 else ""
             )
             + ". Restore puts every file back."
+            + "".join(f" Note: {note}." for note in result.link_notes)
         )
         self._show_diff()
         self.refresh()
