@@ -94,9 +94,6 @@ class _Mem:
     body: str
     mtime_ms: float
     sha: str = ""  # SHA-256 of the file's bytes (dream.disk_kept's key); "" when not known
-    # the agent's folder it is in at an agent memory root (storage.agent_root_index.agent_scopes),
-    # else "": with scope, the memories a merge or a contradiction pair may join (lefts36)
-    agent: str = ""
 
     @functools.cached_property
     def head_lower(self) -> str:
@@ -420,13 +417,11 @@ def _type_blocks(
             yield tuple(all_text[i] for i in chain(negs, plain)), negs, plain, keys
 
 
-def _members_by_type(mems: list[_Mem]) -> dict[tuple[str, str, str], list[int]]:
-    """Each type's memories in one scope (team or private, and at an agent memory root one
-    agent's folder or the root's own files), as indexes into mems in order: the contradiction
-    step's blocks. A pair is flagged to keep one of the two, which never spans two scopes."""
-    by_type: dict[tuple[str, str, str], list[int]] = {}
+def _members_by_type(mems: list[_Mem]) -> dict[str, list[int]]:
+    """Each type's memories, as indexes into mems in order: the contradiction step's types."""
+    by_type: dict[str, list[int]] = {}
     for i, m in enumerate(mems):
-        by_type.setdefault((m.scope, m.agent, m.type), []).append(i)
+        by_type.setdefault(m.type, []).append(i)
     return by_type
 
 

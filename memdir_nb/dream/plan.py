@@ -312,17 +312,18 @@ def _merge_actions(
     stems: StemCache,
     disk: PlanCache | None,
     owners: Mapping[str, str],
+    agents: Mapping[str, str],
 ) -> tuple[list[PlanAction], set[str]]:
     """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others
     (owners: the agents' own indexes their lines are in, _merge_action). At an agent memory
-    root, one agent's folder (_Mem.agent) or the root's own files are one scope: a merge never
-    moves a memory into another agent's folder."""
+    root, one agent's folder (agents: storage.agent_root_index.agent_scopes) or the root's own
+    files are one scope: a merge never moves a memory into another agent's folder."""
     groups: list[tuple[str, list[_Mem]]] = []
     for scope in scopes:
         pools: dict[str, list[_Mem]] = {}
         for m in mems:
             if m.scope == scope:
-                pools.setdefault(m.agent, []).append(m)
+                pools.setdefault(agents.get(m.rel, "") if not scope else "", []).append(m)
         for pool in pools.values():
             groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems, disk)]
     merged = {m.rel for _, group in groups for m in group}
@@ -435,10 +436,6 @@ def _plan(
     ):
         snap = _Snapshot(root, reader, listed_reader)
         mems = _read_memories(snap, disk)
-        private = [m.rel for m in mems if not m.scope]
-        agents = agent_scopes(root, private)  # an agent's folder: a scope of its own
-        for m in mems:
-            m.agent = agents.get(m.rel, "") if not m.scope else ""
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for rel in [*map(index_rel, scopes), *agent_index_rels(root)]:
             snap.read(rel)
@@ -452,8 +449,9 @@ def _plan(
             mems, fuzz, stems, KnownTypes(disk, mems) if disk else None
         ) as contradictions,
     ):
-        owners = agent_index_owners(root, private)
-        merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk, owners)
+        private = [m.rel for m in mems if not m.scope]
+        owners, agents = agent_index_owners(root, private), agent_scopes(root, private)
+        merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk, owners, agents)
         dates = _date_actions(mems, merged, snap.notes)
         repairs: list[PlanAction] = []
         for scope in scopes:

@@ -411,42 +411,6 @@ def test_contradicting_memories_are_flagged_not_changed(project_memdir: Path) ->
     assert not any(a.kind == "merge_duplicates" for a in plan.actions)
 
 
-@pytest.mark.parametrize(
-    ("tabs", "spaces", "flagged"),
-    [
-        ("planner/feedback_tabs.md", "reviewer/feedback_spaces.md", False),  # two agents
-        ("feedback_tabs.md", "team/feedback_spaces.md", False),  # private and team
-        ("reviewer/feedback_tabs.md", "reviewer/feedback_spaces.md", True),  # one agent
-    ],
-)
-def test_a_contradiction_is_flagged_within_one_scope_only(
-    real_dir: Callable[[str], Path], tabs: str, spaces: str, flagged: bool
-) -> None:
-    # lefts36: a flag asks to keep one of the two; two agents' memories (or a team memory and
-    # a private one) were flagged, which would have one scope's memory retired for another's
-    parent = real_dir("agent-root-unlisted")
-    for folder in ("reviewer", "team"):
-        (parent / folder).mkdir()
-        (parent / folder / "MEMORY.md").write_text("# Notes\n")
-    for rel, desc, body in (
-        (tabs, "use tabs to indent Go code", "Use tabs to indent Go code in this repo."),
-        (spaces, "never use tabs to indent Go code", "Never use tabs to indent Go code here."),
-    ):
-        write_memory(
-            parent,
-            rel,
-            name="Go indent",
-            description=desc,
-            type="feedback",
-            body=body,
-            now_ms=PLAN_NOW,
-        )
-    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
-    flags = [set(a.files) for a in plan.actions if a.kind == "flag_contradiction"]
-    flags = [f for f in flags if f & {tabs, spaces}]  # the fixture's own pair aside
-    assert flags == ([{tabs, spaces}] if flagged else [])
-
-
 def test_numbered_runs_of_one_template_are_not_merged(project_memdir: Path) -> None:
     # Shaped after a published agent dir: one record per simulation run, written from one
     # template, each with its own chain id and work dir.
@@ -768,14 +732,11 @@ def _reference_duplicate_groups(mems: list[_RefMemory]) -> set[frozenset[str]]:
 
 
 def _reference_contradictions(mems: list[_RefMemory], merged: set[str]) -> set[tuple[str, ...]]:
-    """Every pair of one scope and type, not both merged, where one negates what the other says
-    (one scope since lefts36: a flag asks to keep one, which never spans team and private)."""
+    """Every pair of one type, not both merged, where one negates what the other says."""
     flags = set()
     for i, a in enumerate(mems):
         for b in mems[i + 1 :]:
             if (a[0] in merged and b[0] in merged) or a[3] != b[3]:
-                continue
-            if a[0].startswith("team/") != b[0].startswith("team/"):
                 continue
             ta, tb = f"{a[2]} {a[4]}", f"{b[2]} {b[4]}"
             if bool(_NEGATION.search(ta)) == bool(_NEGATION.search(tb)):
