@@ -1113,6 +1113,30 @@ def build_subagent_notes_dir(root: Path) -> Path:
     return root
 
 
+def build_spaced_folders_dir(root: Path) -> Path:
+    """Role playbooks an agent filed under folders named with blanks and linked from the index
+    without angle brackets (real36: `- **Tech Team** -> [Tech Lead](roles/Tech Team/x.md)`): no
+    CommonMark link, but the model reads the path. One link names a file no longer there."""
+    for team, stem in (("Kiln Crew", "SKILL_firing"), ("Glaze Lab", "SKILL_glazes")):
+        _put(
+            root / "roles" / team / f"{stem}.md",
+            f"# {team} playbook\n\nHow the {team.lower()} works through a batch.\n",
+        )
+    _put(
+        root / "user_potter.md",
+        flat_memory("Potter", "Who runs the studio", "user", "Runs a two-kiln studio."),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Potter](user_potter.md) \u2014 who runs the studio\n"
+        "\n## Roles (roles/)\n"
+        "- **Kiln Crew** \u2192 [Firing](roles/Kiln Crew/SKILL_firing.md) \u2014 loading, cones\n"
+        '- **Glaze Lab** \u2192 [Glazes](roles/Glaze Lab/SKILL_glazes.md "the lab") \u2014 tests\n'
+        "- **Sales Desk** \u2192 [Pricing](roles/Sales Desk/SKILL_pricing.md) \u2014 price list\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1148,6 +1172,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "cloned-duplicates": build_cloned_duplicates_dir,
     "cloned-over-cap": build_cloned_over_cap_dir,
     "numbered-files": build_numbered_files_dir,
+    "spaced-folders": build_spaced_folders_dir,
 }
 
 

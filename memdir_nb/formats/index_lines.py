@@ -88,9 +88,15 @@ class IndexEntry:
 # lint (not-in-index, dangling), analysis (in_index), the index report and the store.
 # The title allows one level of nested [brackets] but no bare '[': from any '[' the title stops
 # at the next unmatched bracket, so a line of 100,000 '[' is read in linear time.
+# A target is written in <angle brackets>, or plain up to the first blank; or, when it ends in
+# `.md` (and perhaps an #anchor), plain with blanks in it: `[Role](claude-role/Tech Team/x.md)`
+# is no CommonMark link, but a model reading the index (Claude Code loads its text, links
+# unparsed) sees the file's path, and agents write such lines (real36). That target stops at a
+# parenthesis, an angle bracket, a quote or the line's end, so each '[' still reads its line once.
 _MD_LINK = re.compile(
     r"\[(?P<title>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]"
-    r"\((?P<target><[^>\n]*>|[^()\s]*)(?:\s+\"[^\"\n]*\")?\)"
+    r"\((?P<target><[^>\n]*>|[^()\s]*|[^()<>\"\s][^()<>\"\n]*?\.md(?:#[^()<>\"\s]*)?)"
+    r"(?:\s+\"[^\"\n]*\")?\)"
 )
 _TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
 # A plain .md name that opens a line's content (after a list marker, a table pipe or a heading
@@ -160,9 +166,10 @@ def shorten_hook(hook: str, max_chars: int = MAX_HOOK_CHARS) -> str:
 def _format_target(target: str) -> str:
     """The link target, in <angle brackets> when it holds whitespace or parentheses.
 
-    Whitespace is what `_MD_LINK` stops a bare target at (`\\s`: a no-break space, an
+    Whitespace is where a Markdown link's bare target stops (`\\s`: a no-break space, an
     ideographic space or a line separator as well as a space or a tab), so a name holding any
-    of them is bracketed, or the line would be written and then never read as pointing at it.
+    of them is bracketed: lines written here are links to every Markdown reader, and `_MD_LINK`
+    reads a blank inside a bare target only for the people and agents who write it so.
     """
     if not target or any(ch in target for ch in "\n\r<>"):
         raise ValueError(

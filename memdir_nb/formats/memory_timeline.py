@@ -21,12 +21,13 @@ on any system. The extractor's test of the main agent's own memory writes
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from memdir_nb.formats.names import is_index_name
 from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
 from memdir_nb.formats.shell_ops import bash_ops
+from memdir_nb.formats.timeline_folders import folder_changes, folder_touched, move_folder
 from memdir_nb.formats.timeline_states import TurnStates
 from memdir_nb.formats.transcript_attachments import MEMORY_SAVED, OUTSIDE_EDIT
 from memdir_nb.formats.transcript_paths import MemoryPaths
@@ -64,6 +65,7 @@ class MemoryOp:
     edits: tuple[tuple[str, str, bool], ...] = ()  # (old, new, replace_all)
     content: str | None = None  # a write's whole new text
     created: bool | None = None  # a write made a new file (True), replaced one (False), unknown
+    folder: bool = False  # a delete or rename of a folder: of the files under it (timeline_folders)
 
     @property
     def time_ms(self) -> float | None:
@@ -313,6 +315,9 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
             state[op.rel] = _before_write(op)
     elif op.kind == "edit":
         state[op.rel] = _before_edit(op, after, budget)
+    elif op.folder:  # a deleted folder's files are not known by name: none is made up
+        if op.new_rel:
+            move_folder(state, op.new_rel, op.rel, _renamed)
     elif op.kind == "delete":
         state[op.rel] = AsOfFile(op.rel, None, None, False, "deleted later; text not known")
     elif op.kind == "outside":  # it was there when it changed; what it held before is unknown
@@ -320,6 +325,10 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     elif op.kind == "rename" and op.new_rel:
         moved = state.pop(op.new_rel, None)
         state[op.rel] = replace(moved, rel=op.rel) if moved else AsOfFile(op.rel, None, None, False)
+
+
+def _renamed(f: AsOfFile, rel: str) -> AsOfFile:
+    return replace(f, rel=rel)
 
 
 def _outside_note(op: MemoryOp) -> str:
@@ -353,7 +362,9 @@ def _redo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     stamp = op.time_ms
     if op.kind == "read":
         return
-    if op.kind == "write" and op.content is not None:
+    if op.folder:
+        move_folder(state, op.rel, op.new_rel, _renamed)
+    elif op.kind == "write" and op.content is not None:
         state[op.rel] = AsOfFile(op.rel, op.content, stamp)
     elif op.kind == "delete":
         state.pop(op.rel, None)
@@ -390,8 +401,10 @@ def _merge(back: AsOfFile | None, fwd: AsOfFile | None) -> AsOfFile | None:
     return AsOfFile(back.rel, content, mtime, certain, "" if certain else back.note)
 
 
-def _touched(op: MemoryOp) -> tuple[str, ...]:
-    """The paths undoing or redoing op can change."""
+def _touched(op: MemoryOp, *states: dict[str, AsOfFile]) -> Iterable[str]:
+    """The paths undoing or redoing op can change (a folder's: its files in states)."""
+    if op.folder:
+        return folder_touched(op.rel, op.new_rel, *states)
     return (op.rel, op.new_rel) if op.new_rel else (op.rel,)
 
 
@@ -406,10 +419,20 @@ def _undo_turns(
     for turn in range(n_turns - 1, -1, -1):
         while i > 0 and changes[i - 1].turn >= turn:
             i -= 1
-            for rel in _touched(changes[i]):
+            for rel in _touched(changes[i], state):
                 after_turn[turn].setdefault(rel, state.get(rel))
             _undo(changes[i], state, budget)
     return after_turn
+
+
+def _marked_folders(changes: list[MemoryOp], seen: Iterable[str]) -> list[MemoryOp]:
+    """changes with each delete or rename of a folder marked (seen: the dir's files and the
+    paths every call of the session names, reads too)."""
+    found = folder_changes([(o.kind, o.rel, o.new_rel) for o in changes], seen)
+    return [
+        replace(o, folder=True, new_rel=new) if folder else o
+        for o, (folder, new) in zip(changes, found, strict=True)
+    ]
 
 
 def build_timeline(
@@ -420,9 +443,10 @@ def build_timeline(
     Each turn's dir is kept as what changed since the turn before (timeline_states): a copy of
     the dir per turn grew with the turns times the files (see there)."""
     ops = memory_ops(session, paths)
-    changes = [
-        o for o in ops if o.kind in WRITE_KINDS or (o.kind == "read" and o.call.original_file)
-    ]
+    changes = _marked_folders(
+        [o for o in ops if o.kind in WRITE_KINDS or (o.kind == "read" and o.call.original_file)],
+        [*current, *(o.rel for o in ops)],
+    )
     n_turns = len(session.turns)
     if not n_turns:
         return Timeline(TurnStates.empty(), dict(current), ops, [])
@@ -448,7 +472,7 @@ def build_timeline(
             else:
                 back[rel] = f
         while j < len(changes) and changes[j].turn < turn:
-            touched.update(_touched(changes[j]))
+            touched.update(_touched(changes[j], forward, back))
             _redo(changes[j], forward, budget)
             j += 1
         step = {rel: merged(rel) for rel in touched}

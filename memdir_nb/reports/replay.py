@@ -311,13 +311,17 @@ def _rows(
     resets = session.context_resets
     with SnapshotDir() as scratch:
         seen: set[str] = set()  # read or written by the agent in earlier turns
+        told: set[str] = set()  # a file left out is refused again at each turn: noted once
         for turn in _progress(session.turns, progress):
             if turn.index in resets:
                 recall.reset()  # the earlier attachments are gone with the compacted messages
             turn_ms = turn.timestamp_ms or fallback_ms
             state = timeline.states[turn.index]
             refused = scratch.sync(_as_of_files(state, current, first_ms or turn_ms))
-            replay.notes.extend(f"{r}: {why}; left out" for r, why in refused.items())
+            for note in (f"{r}: {why}; left out" for r, why in refused.items()):
+                if note not in told:
+                    told.add(note)
+                    replay.notes.append(note)
             spent_before = recall.budget_spent
             row = _replay_turn(
                 turn, session, timeline, state, scratch, recall, selector, turn_ms, seen

@@ -517,3 +517,43 @@ def test_files_the_clis_background_memory_agent_saved_are_not_their_later_text_b
     assert t.states[1]["feedback_tabs.md"].certain
     assert t.writes(0) == [] and t.outside_flags(0) == ["memory saved in background"]
     assert t.outside_flags(1) == []
+
+
+def test_a_folder_removed_or_renamed_by_bash_moves_its_files_and_is_no_file_itself() -> None:
+    # real36: an agent filed role playbooks in folders of its memory dir, then regrouped them
+    # (`mv kiln/x.md "Kiln Crew/" && rm -rf kiln`, `mv drafts archive`); each folder was read
+    # as a file of that name, in every earlier turn, which the replay refused at every turn
+    w = _writer()
+    w.prompt("keep the firing playbook beside the glaze drafts")
+    read = w.tool_use("Read", {"file_path": f"{MEM}/drafts/glazes.md"})
+    call = w.tool_use(
+        "Write", {"file_path": f"{MEM}/roles/kiln/SKILL_firing.md", "content": "cone 6"}
+    )
+    w.response([read, call])
+    w.result(read, "     1\tceladon")
+    w.result(call, "File created successfully at: x", detail={"type": "create"})
+    w.prompt("group the roles by team")
+    script = f'cd {MEM}/roles && mkdir -p "Kiln Crew" && mv kiln/SKILL_firing.md "Kiln Crew/" '
+    mv = w.tool_use("Bash", {"command": script + "&& rm -rf kiln"})
+    w.response([mv])
+    w.result(mv, "")
+    w.prompt("the drafts are done")
+    done = w.tool_use("Bash", {"command": f"mv {MEM}/drafts {MEM}/archive"})
+    w.response([done])
+    w.result(done, "")
+    w.prompt("next")
+    now = {
+        "roles/Kiln Crew/SKILL_firing.md": AsOfFile(
+            "roles/Kiln Crew/SKILL_firing.md", "cone 6", 9e12
+        ),
+        "archive/glazes.md": AsOfFile("archive/glazes.md", "celadon", 9e12),
+    }
+    states = build_timeline(session_of(w), paths(), now).states
+    assert [sorted(s) for s in states] == [
+        ["drafts/glazes.md"],
+        ["drafts/glazes.md", "roles/kiln/SKILL_firing.md"],
+        ["drafts/glazes.md", "roles/Kiln Crew/SKILL_firing.md"],
+        ["archive/glazes.md", "roles/Kiln Crew/SKILL_firing.md"],
+    ]
+    assert states[0]["drafts/glazes.md"].content == "celadon"
+    assert states[1]["roles/kiln/SKILL_firing.md"].content == "cone 6"

@@ -1625,3 +1625,18 @@ def test_an_index_of_plain_names_gets_no_second_line_from_the_rebuild_or_the_dre
     assert r.merged.added == () and r.text == text  # the dangling plain name is a person's call
     plan = plan_consolidation(mem)
     assert not [a for a in plan.actions if a.kind == "add_missing_index_line"]
+
+
+def test_files_an_index_links_by_a_path_with_blanks_are_listed_and_not_added_again(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real36: `- [Tech Lead](roles/Tech Team/x.md)` lines (no angle brackets) were read as no
+    # link: the dry run offered every such file a second line, lint called them unlisted.
+    root = real_dir("spaced-folders")
+    before = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert rebuild_index(root, write=False) == before
+    rules = {(f.rule, f.path) for f in lint_memory_dir(root)}
+    assert not any(rule == "not-in-index" for rule, _ in rules)
+    assert ("index-dangling-entry", "MEMORY.md") in rules  # the folder no longer there
+    dropped = rebuild_index(root, write=False, drop_dangling=True)
+    assert "Sales Desk" not in dropped and dropped.count("](roles/") == 2

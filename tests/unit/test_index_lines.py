@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.formats.index import format_index_entry
-from memdir_nb.formats.index_lines import entry_target, plain_entry_target
+from memdir_nb.formats.index_lines import entry_target, plain_entry_target, retarget_entry_line
 
 
 @pytest.mark.parametrize(
@@ -77,3 +77,30 @@ def test_a_raw_line_is_answered_only_as_the_search_answers(a: str, b: str, c: st
     line = f"- [{a}](x.md{b}){c}"
     found = plain_entry_target(line)
     assert found is None or found == entry_target(line)
+
+
+SPACED_LINKS = {  # line -> the file it names
+    "- **Kiln Crew** \u2192 [Firing](roles/Kiln Crew/SKILL_firing.md) \u2014 h": (
+        "roles/Kiln Crew/SKILL_firing.md"
+    ),
+    '- [Glazes](roles/Glaze Lab/SKILL_glazes.md "the lab") \u2014 h': "roles/Glaze Lab/SKILL_glazes.md",
+    "- [Rota](notes/week rota.md#monday) \u2014 h": "notes/week rota.md#monday",
+    "| [Kiln log](kiln log.md) | firing |": "kiln log.md",
+}
+NOT_SPACED_LINKS = (
+    "- [Price list](price list.txt) \u2014 not a memory file",
+    "- [Site](https://example.com/a b.md) \u2014 a URL",
+    "- [Kiln]( kiln.md) \u2014 a blank before the target",
+    "- see (kiln log.md) for the firing notes",
+)
+
+
+def test_a_link_whose_md_target_holds_blanks_without_brackets_names_that_file() -> None:
+    # real36: an agent indexed role files under folders named with blanks, `[T](a b/x.md)`: no
+    # CommonMark link, but the model reads the path. Lint called the files unlisted and the
+    # rebuild added each a second time. Only a Markdown file's path inside a link is read so.
+    for line, target in SPACED_LINKS.items():
+        assert entry_target(line) == target
+        retargeted = retarget_entry_line(line, "moved/x.md")
+        assert retargeted is not None and "](moved/x.md" in retargeted
+    assert [entry_target(line) for line in NOT_SPACED_LINKS] == [None] * len(NOT_SPACED_LINKS)

@@ -694,3 +694,28 @@ def test_what_replay_holds_beside_the_session_does_not_grow_with_the_turns(
         extra.append(replay - _peak_kb("read", path))
     grown_mb = (extra[1] - extra[0]) / 1024
     assert grown_mb < 7, f"replay held {grown_mb:.1f} MB more beside the session for 4,500 turns"
+
+
+def test_a_file_the_replay_cannot_lay_out_is_named_once_however_many_turns_follow(
+    tmp_path: Path,
+) -> None:
+    # real36: a session that removed folders and stray files from its memory dir left names the
+    # replay cannot write as memories; each was noted again at every turn (19 times in 23 turns)
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="spaced")
+    for question in ("when is the first ferry", "and the last one", "is there a night ferry"):
+        w.prompt(question)
+        w.response([{"type": "text", "text": "see the timetable"}])
+    w.prompt("clear out the old timetable scrap")
+    call = w.tool_use("Bash", {"command": f"rm '{memory / 'ferry times'}'"})
+    w.response([call])
+    w.result(call, "")
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert len(replay.turns) == 4
+    assert [n for n in replay.notes if n.startswith("ferry times:")] == [
+        "ferry times: not a memory file name ('ferry times' does not end in .md (memory files "
+        "are Markdown files named like feedback_testing.md)); left out"
+    ]
