@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.toolloop.memory_commands import MemoryDirBackend
+from memdir_nb.ui.views import browser as browser_view
 from tests.support.child_env import child_env
 from tests.support.fake_home import add_memory
 
@@ -74,3 +75,24 @@ def test_list_and_the_folder_note_name_two_agent_folders_apart(tmp_path: Path) -
     assert heads == [f"{agents}/bad\\\\udcff", f"{agents}/bad\\udcff"], listed
     note = _run("scan", str(agents), home=home)
     assert "(bad\\\\udcff/, bad\\udcff/)" in note or "(bad\\udcff/, bad\\\\udcff/)" in note, note
+
+
+def test_the_browsers_skipped_files_keep_both_names(twin_dir: Path) -> None:
+    # keyed by the idempotent sanitiser, the two files were one key: one of them was not listed
+    skipped = browser_view.skipped_files(twin_dir)
+    for shown in ("bad\\udcff.md", "bad\\\\udcff.md", "bad\\udcff", "bad\\\\udcff"):
+        assert shown in skipped, skipped
+
+
+def test_sessions_lists_two_project_folders_apart(tmp_path: Path) -> None:
+    projects = tmp_path / "home" / ".claude" / "projects"
+    record = (
+        b'{"type":"user","sessionId":"s","uuid":"u1","timestamp":"2026-11-01T10:00:00Z",'
+        b'"cwd":"/p","message":{"role":"user","content":"hi"}}\n'
+    )
+    for name in (BYTE, TEXT):
+        _path(projects, name).mkdir(parents=True)
+        (_path(projects, name) / "s1.jsonl").write_bytes(record)
+    listed = _run("sessions", "--home", str(projects.parent), home=tmp_path / "home")
+    folders = sorted(line for line in listed.splitlines() if line.endswith("/"))
+    assert folders == ["bad\\\\udcff/", "bad\\udcff/"], listed
