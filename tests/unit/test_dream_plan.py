@@ -1362,6 +1362,19 @@ def test_a_merge_points_a_link_in_other_capitals_and_leaves_brackets_in_code(
     assert "Cooling: [[kiln-firing]]; the search `grep '[[kiln-schedule]]'` lists them." in answers
 
 
+def test_a_markdown_link_pointed_at_a_file_named_with_spaces_stays_a_link(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # attack36: the absorbing file `project kiln (firing).md` was written into the link bare,
+    # `[the schedule](project kiln (firing).md)`, which no Markdown reader takes for a link
+    root = real_dir("wikilinked")
+    (root / "project_kiln_firing.md").rename(root / "project kiln (firing).md")
+    answers = _answers_after_the_merge(
+        root, "\nCooling: [the schedule](project_kiln_schedule.md).\n"
+    )
+    assert "Cooling: [the schedule](<project kiln (firing).md>)." in answers
+
+
 def test_a_merge_points_markdown_links_to_the_merged_away_file_at_the_one_that_absorbed_it(
     real_dir: Callable[[str], Path],
 ) -> None:

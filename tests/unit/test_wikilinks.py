@@ -218,3 +218,28 @@ def test_a_markdown_link_is_pointed_at_a_new_file_with_its_text_part_and_title_k
         "```\n[fenced](kiln-days.md)\n```\n"
     )
     assert file_relinked(text, {}) == (text, 0)
+
+
+def test_a_link_pointed_at_a_file_named_with_a_space_or_parenthesis_stays_a_link() -> None:
+    # attack36: a merge into `project kiln (firing).md` wrote `[the schedule](project kiln
+    # (firing).md)`, which is no Markdown link (a bare target holds no space), and which no
+    # reader here found again; `<...>` holds one, as CommonMark says
+    text = 'See [the days](kiln-days.md#cool "slow"), [again](<kiln-days.md>), [x](glaze.md).\n'
+    out, count = file_relinked(text, {"kiln-days.md": "kiln days (v2).md"})
+    assert count == 2
+    assert out == (
+        'See [the days](<kiln days (v2).md#cool> "slow"), [again](<kiln days (v2).md>), '
+        "[x](glaze.md).\n"
+    )
+    assert file_link_uses(out) == [
+        (0, "kiln days (v2).md"),
+        (0, "kiln days (v2).md"),
+        (0, "glaze.md"),
+    ]
+
+
+def test_a_link_in_angle_brackets_may_name_a_file_with_spaces() -> None:
+    text = "[kiln](<team/kiln days.md>) and [part](<my notes (old).md#setup>), not [bare](a b.md)\n"
+    assert file_link_uses(text) == [(0, "team/kiln days.md"), (0, "my notes (old).md")]
+    out, count = file_relinked(text, {"team/kiln days.md": "kiln.md"})
+    assert (out, count) == (text.replace("<team/kiln days.md>", "<kiln.md>"), 1)
