@@ -90,6 +90,27 @@ def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str, str, s
     )
 
 
+def names_to_link(name: str, stem: str) -> tuple[str | None, ...]:
+    """names_linking's forms as a link may be written to them: each form that `[[form]]` would
+    not read back as a link to it (a `name:` holding `|`, `#`, `]]` or a newline: `[[kiln|firing]]`
+    is a link to `kiln`) replaced by the first form after it that does, None when none does.
+
+    A merge writes the absorbing memory's name into the links it points (relinked): with
+    `name: kiln|firing` it wrote `[[kiln|firing]]`, a link to another memory or to none, where
+    the stem `project_kiln_firing` finds it (attack36)."""
+    forms = names_linking(name, stem)
+    readable = [f for f in forms if _reads_as_link(f)]
+    return tuple(
+        f if f in readable else next((r for r in readable if forms.index(r) > i), None)
+        for i, f in enumerate(forms)
+    )
+
+
+def _reads_as_link(name: str) -> bool:
+    """Whether `[[name]]` in prose is read (link_uses) as one link to exactly name."""
+    return bool(name) and [n for _, n in link_uses(f"[[{name}]]")] == [name]
+
+
 def link_name(written: str) -> str:
     """The name a link names: as written, stripped, without a trailing `.md` (realdata34:
     `[[project_v0_1_status.md]]` names the memory whose file that is, as the model reading it

@@ -1362,6 +1362,20 @@ def test_a_merge_points_a_link_in_other_capitals_and_leaves_brackets_in_code(
     assert "Cooling: [[kiln-firing]]; the search `grep '[[kiln-schedule]]'` lists them." in answers
 
 
+@pytest.mark.parametrize("name", ["kiln|firing", "kiln#firing"])
+def test_a_merge_points_links_by_the_stem_when_the_absorbing_name_cannot_be_a_link(
+    real_dir: Callable[[str], Path], name: str
+) -> None:
+    # attack36: the absorbing memory's `name: kiln|firing` was written into the links, and
+    # `[[kiln|firing]]` is a link to `kiln` labelled `firing`, a memory that is not there
+    root = real_dir("wikilinked")
+    keep = root / "project_kiln_firing.md"
+    keep.write_text(keep.read_text(encoding="utf-8").replace("name: kiln-firing", f"name: {name}"))
+    answers = _answers_after_the_merge(root, "\nCooling: [[kiln-schedule]].\n")
+    assert "Cooling: [[project_kiln_firing]]." in answers
+    assert f"[[{name}]]" not in answers
+
+
 def test_a_markdown_link_pointed_at_a_file_named_with_spaces_stays_a_link(
     real_dir: Callable[[str], Path],
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
     file_link_target,
@@ -11,6 +13,7 @@ from memdir_nb.formats.wikilinks import (
     link_uses,
     linked_names,
     names_linking,
+    names_to_link,
     relinked,
     scopes_a_link_sees,
     shown_link,
@@ -243,3 +246,21 @@ def test_a_link_in_angle_brackets_may_name_a_file_with_spaces() -> None:
     assert file_link_uses(text) == [(0, "team/kiln days.md"), (0, "my notes (old).md")]
     out, count = file_relinked(text, {"team/kiln days.md": "kiln.md"})
     assert (out, count) == (text.replace("<team/kiln days.md>", "<kiln.md>"), 1)
+
+
+@pytest.mark.parametrize("name", ["kiln|firing", "kiln#firing", "kiln]] firing", "kiln [[x"])
+def test_a_name_that_no_link_can_hold_is_linked_by_the_files_stem(name: str) -> None:
+    # attack36: a merge wrote the absorbing memory's name into the links it pointed, and
+    # `[[kiln|firing]]` is a link to `kiln` (label `firing`), `[[kiln#firing]]` to `kiln`
+    forms = names_to_link(name, "project_kiln_firing")
+    assert forms[0] == "project_kiln_firing"
+    assert forms[1:] == (
+        "project_kiln_firing",
+        "project-kiln-firing",
+        "kiln_firing",
+        "kiln-firing",
+        "project_kiln_firing",
+        "project-kiln-firing",
+    )
+    assert names_to_link("kiln-firing", "project_kiln_firing")[0] == "kiln-firing"
+    assert names_to_link(name, "a#b") == (None,) * 7  # no form reads back: the link is left
