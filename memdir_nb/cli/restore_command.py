@@ -15,6 +15,7 @@ from pathlib import Path
 
 from memdir_nb.dream.apply import RestoreError, none_selected, preview_trash, restore
 from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import first_few, plural, terminal_line
 
 # The files the listing names for each batch; the rest are counted. A batch of a dream over a
@@ -34,12 +35,12 @@ def _list_batches(memory_dir: Path) -> int:
         return 0
     for batch, files in previews:
         if isinstance(files, RestoreError):
-            print(f"{terminal_line(batch)}: cannot be restored: {terminal_line(str(files))}")
+            print(f"{terminal_name(batch)}: cannot be restored: {terminal_line(str(files))}")
             continue
-        shown = first_few([terminal_line(f) for f in files], LISTED_FILES_NAMED) or "no file"
+        shown = first_few([terminal_name(f) for f in files], LISTED_FILES_NAMED) or "no file"
         if len(files) > LISTED_FILES_NAMED:
             shown += " (restore --dry-run with the batch names them all)"
-        print(f"{terminal_line(batch)}: would put back {shown}")  # a batch is a folder's name
+        print(f"{terminal_name(batch)}: would put back {shown}")  # a batch is a folder's name
     print(
         f"restore one with: memdir-nb restore {terminal_line(shlex.quote(str(memory_dir)))} BATCH"
     )
@@ -56,7 +57,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
             return 2
         return _list_batches(memory_dir)
     files = restore(memory_dir, args.name, dry_run=args.dry_run)  # RestoreError: main says it
-    shown = ", ".join(terminal_line(f) for f in files) or "no file"
+    shown = ", ".join(terminal_name(f) for f in files) or "no file"
     if args.dry_run:
         print(f"would put back {plural(len(files), 'file')}: {shown}")
         print("(dry run: nothing was written)")

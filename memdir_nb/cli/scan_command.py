@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.listing import folder_of_memory_dirs
@@ -53,8 +54,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
             + ", ".join(map(terminal_line, malformed))
         )
     for skipped in report.skipped:
-        # a skipped name can hold a newline: shown raw, it would start a line of its own
-        print(f"skipped {terminal_line(skipped.path)}: {terminal_line(skipped.reason)}")
+        # a skipped name can hold a newline: shown raw, it would start a line of its own; and
+        # `bad<0xff>.md` beside `bad\\udcff.md` must show as two names (terminal_name)
+        print(f"skipped {terminal_name(skipped.path)}: {terminal_line(skipped.reason)}")
     unloaded = unloaded_agent_index(args.dir, [h.filename for h in report.headers])
     if unloaded is not None:  # listed as one dir's, though no agent sees them
         print(f"note: {unloaded.problem}; {unloaded.fix}")

@@ -27,6 +27,7 @@ from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import StreamedReplay, iter_replay
 from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
 from memdir_nb.spec.constants import PROJECTS_DIRNAME
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.access import ReadRefused
 
@@ -117,12 +118,12 @@ def _print_sessions(
     for _, s in rows:
         if s.project != project:
             project = s.project
-            _say_line(f"{project}/")
+            _say_line(f"{terminal_name(project)}/")  # a folder `p<0xff>` and `p\\udcff`: two
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
-        note += f"  (fork of {s.forked_from})" if s.forked_from else ""
+        note += f"  (fork of {terminal_name(s.forked_from)})" if s.forked_from else ""
         _say_line(
-            f"  {s.session_id:<40} {s.date}  {turns:>11}  {s.kind:<10} {_size(s.size):>9}{note}"
+            f"  {terminal_name(s.session_id):<40} {s.date}  {turns:>11}  {s.kind:<10} {_size(s.size):>9}{note}"
         )
     _say(_listing_total([s for _, s in rows]))
     return 0

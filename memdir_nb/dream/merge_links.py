@@ -15,6 +15,7 @@ from memdir_nb.formats.wikilinks import (
     link_key,
     linked_names,
     names_linking,
+    names_to_link,
     relinked,
 )
 
@@ -97,10 +98,10 @@ class MergeLinks:
         for d in dups:
             for old, new in zip(
                 names_linking(d.name, _stem(d.scope_rel)),
-                names_linking(keep.name, _stem(keep.scope_rel)),
+                names_to_link(keep.name, _stem(keep.scope_rel)),
                 strict=True,
             ):
-                if link_key(old) not in self.kept_names and old != new:
+                if new is not None and link_key(old) not in self.kept_names and old != new:
                     renames.setdefault(old, new)
         gone = {d.rel for d in dups}
         pairs: dict[str, dict[str, str]] = {}  # file -> the renames of the names it links

@@ -18,7 +18,7 @@ from itertools import accumulate
 from typing import Any
 
 from memdir_nb.spec.constants import JSON_BYTES_PER_VALUE, JSON_MAX_DEPTH
-from memdir_nb.spec.text import lone_surrogates_shown
+from memdir_nb.spec.shown_names import lone_surrogates_shown
 
 # Once every escape pair is gone (see nesting_depth), a JSON string is a quote, anything but a
 # quote, and a quote: one character class, which the regex engine runs in a tight loop with no
@@ -84,7 +84,7 @@ def dumps_output(value: Any, *, indent: int | None = 2) -> str:
     Each one is written as the six characters `\\udcff` themselves (a backslash, then
     `udcff`): the escape the terminal shows for the same name (spec.text.terminal_safe), so a
     name reads the same in both outputs and the JSON holds only characters (§39). A name that
-    really holds the text `\\udcff` gets its backslash doubled (spec.text.lone_surrogates_shown,
+    really holds the text `\\udcff` gets its backslash doubled (spec.shown_names.lone_surrogates_shown,
     which gives the form to read a name back), so a folder
     named `bad<0xff>` and one named `bad\\udcff` print as two paths (§43; they printed alike).
     Everything else is as json.dumps writes it (ASCII, other characters as `\\u00e9`).

@@ -55,11 +55,16 @@ _PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "tbd"})
 _TYPE_PREFIX = re.compile(rf"^(?:{'|'.join(TYPE_NAMES)})[_-](?=.)", re.IGNORECASE)
 _NUMBER_PREFIX = re.compile(r"^\d{1,6}[_-](?=.)")  # a file's number in a numbered dir: `75-`
 # `[label](target.md)`, with an optional `#part`, `<...>` around the target or a "title": a
-# Markdown link from one memory's body to another memory's file (file_link_uses).
+# Markdown link from one memory's body to another memory's file (file_link_uses). Inside
+# `<...>` the target may hold spaces and parentheses, as CommonMark allows (`<kiln days.md>`);
+# bare, it may not, so a new target holding one is written in `<...>` (file_relinked).
 _FILE_LINK = re.compile(
-    r"\[[^\[\]\n]*\]\(\s*<?([^()\s<>#]+?\.md)>?(?:#[^()\s]*)?(?:\s+\"[^\"\n]*\")?\s*\)",
+    r"\[[^\[\]\n]*\]\(\s*(?:<([^<>\n#]+?\.md)(?:#[^<>\n]*)?>|([^()\s<>#]+?\.md)(?:#[^()\s]*)?)"
+    r"(?:\s+\"[^\"\n]*\")?\s*\)",
     re.IGNORECASE,
 )
+_NEEDS_ANGLES = re.compile(r"[\s()]")  # what a bare link target cannot hold
+_PART_AFTER = re.compile(r"(?:#[^()\s]*)?")  # a bare target's `#part`, inside the new `<...>`
 TEAM_SCOPE = "team"
 LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
 _MD = ".md"
@@ -83,6 +88,27 @@ def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str, str, s
         unnumbered,
         unnumbered.replace("_", "-"),
     )
+
+
+def names_to_link(name: str, stem: str) -> tuple[str | None, ...]:
+    """names_linking's forms as a link may be written to them: each form that `[[form]]` would
+    not read back as a link to it (a `name:` holding `|`, `#`, `]]` or a newline: `[[kiln|firing]]`
+    is a link to `kiln`) replaced by the first form after it that does, None when none does.
+
+    A merge writes the absorbing memory's name into the links it points (relinked): with
+    `name: kiln|firing` it wrote `[[kiln|firing]]`, a link to another memory or to none, where
+    the stem `project_kiln_firing` finds it (attack36)."""
+    forms = names_linking(name, stem)
+    readable = [f for f in forms if _reads_as_link(f)]
+    return tuple(
+        f if f in readable else next((r for r in readable if forms.index(r) > i), None)
+        for i, f in enumerate(forms)
+    )
+
+
+def _reads_as_link(name: str) -> bool:
+    """Whether `[[name]]` in prose is read (link_uses) as one link to exactly name."""
+    return bool(name) and [n for _, n in link_uses(f"[[{name}]]")] == [name]
 
 
 def link_name(written: str) -> str:
@@ -206,7 +232,7 @@ def file_link_uses(text: str) -> list[tuple[int, str]]:
     for no, line in _prose_lines(text, "]("):
         outside = _outside_code(line)
         for m in _FILE_LINK.finditer(line):
-            target = m.group(1)
+            target = m.group(m.lastindex or 1)
             if outside(m.start()) and not (":" in target or target.startswith(("/", "~", "\\"))):
                 out.append((no, target))
     return out
@@ -216,7 +242,10 @@ def file_relinked(text: str, targets: Mapping[str, str]) -> tuple[str, int]:
     """text with each Markdown link to a memory file (file_link_uses' links: none in code)
     whose target, as written, is a key of targets pointing at targets[written] instead (its
     label, `#part` and title kept), and how many links changed. A dream's merge points the links
-    to a merged-away file at the one that absorbed it so (keep35; docs/decisions.md)."""
+    to a merged-away file at the one that absorbed it so (keep35; docs/decisions.md). A new
+    target holding a space or a parenthesis is written in `<...>` (with its `#part`): bare,
+    `[x](kiln days (v2).md)` is no Markdown link, and the merge broke the link it pointed
+    (attack36)."""
     if "](" not in text or not targets:
         return text, 0
     lines = text.split("\n")
@@ -224,12 +253,19 @@ def file_relinked(text: str, targets: Mapping[str, str]) -> tuple[str, int]:
     for no, line in _prose_lines(text, "]("):
         outside, parts, at = _outside_code(line), [], 0
         for m in _FILE_LINK.finditer(line):
-            new = targets.get(m.group(1))
+            group = m.lastindex or 1
+            new = targets.get(m.group(group))
             if new is None or not outside(m.start()):
                 continue
+            if group == 2 and _NEEDS_ANGLES.search(new):  # bare: `(kiln days.md)` is no link
+                part = _PART_AFTER.match(line, m.end(2))
+                end = part.end() if part is not None else m.end(2)
+                parts += [line[at : m.start(2)], f"<{new}", line[m.end(2) : end], ">"]
+                at = end
+            else:
+                parts += [line[at : m.start(group)], new]
+                at = m.end(group)
             count += 1
-            parts += [line[at : m.start(1)], new]
-            at = m.end(1)
         if parts:
             lines[no] = "".join([*parts, line[at:]])
     return "\n".join(lines), count

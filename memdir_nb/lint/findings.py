@@ -9,6 +9,7 @@ from memdir_nb.formats.frontmatter import Frontmatter
 from memdir_nb.formats.index import IndexEntry
 from memdir_nb.security.secret_scan import mask_secret_values
 from memdir_nb.spec.records import Record
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import terminal_line
 
 Severity = Literal["error", "warning"]
@@ -74,10 +75,12 @@ class Finding(Record, frozen=True):
 
     def format(self) -> str:
         """One line: 'path:line: severity [rule] message (fix: hint)'; a newline in a name (a
-        file the scan skipped) is shown as an escape, so it never starts a line of its own."""
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return terminal_line(
-            f"{where}: {self.severity} [{self.rule}] {self.message} (fix: {self.hint})"
+        file the scan skipped) is shown as an escape, so it never starts a line of its own, and
+        the path is shown so it reads back (spec.shown_names.terminal_name: two skipped files
+        named `bad<0xff>.md` and `bad\\udcff.md` printed alike, attack36)."""
+        where = terminal_name(self.path) + (f":{self.line}" if self.line is not None else "")
+        return where + terminal_line(
+            f": {self.severity} [{self.rule}] {self.message} (fix: {self.hint})"
         )
 
 

@@ -35,6 +35,7 @@ from memdir_nb.spec.constants import (
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import PathTraversalError, real_path, validate_project_path
@@ -413,17 +414,20 @@ def list_memory_dirs(
 
 def format_list(infos: list[MemoryDirInfo]) -> str:
     """One block per dir: where, whose, counts, ages, index use; then a total line. A key and a
-    transcript's cwd are names others chose (a newline in one is shown as an escape)."""
+    transcript's cwd are names others chose (a newline in one is shown as an escape), and each
+    path is shown so it reads back (spec.shown_names.terminal_name): folders `bad<0xff>` and
+    `bad\\udcff` were two blocks headed alike (attack36)."""
     lines = []
     for info in infos:
-        lines.append(f"{terminal_line(info.path)}  [{info.kind}]")
+        lines.append(f"{terminal_name(info.path)}  [{info.kind}]")
         if info.kind == "settings:user":
             whose = "every project (named by autoMemoryDirectory in the user settings)"
         else:
-            whose = info.project_path or f"(cannot be told from the key {info.key})"
-        lines.append(f"  project: {terminal_line(whose)}")
+            key = f"(cannot be told from the key {terminal_name(info.key)})"
+            whose = terminal_name(info.project_path) if info.project_path else key
+        lines.append(f"  project: {whose}")
         for link in info.linked_from:
-            lines.append(f"  also reached through the link {terminal_line(link)}")
+            lines.append(f"  also reached through the link {terminal_name(link)}")
         types = ", ".join(f"{k} {v}" for k, v in info.by_type.items()) or "none"
         scopes = ", ".join(f"{k} {v}" for k, v in info.by_scope.items()) or "none"
         lines.append(f"  {plural(info.memories, 'memory')}: {types}; scope: {scopes}")

@@ -375,21 +375,22 @@ def first_few(names: Sequence[str], limit: int, rest: str = "more") -> str:
 # and Python's str.splitlines, break a line at them: attack round 22), bidirectional controls
 # (they can make text display as other text) and lone surrogates (what a name that is not
 # UTF-8 decodes to). Newline and tab are matched only by unsafe_in_line.
-_UNSAFE_CLASS = (
+UNSAFE_CLASS = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
 )
-unsafe_in_text = compiled_on_first_use(f"[{_UNSAFE_CLASS}]")
-unsafe_in_line = compiled_on_first_use(f"[\\n\\t{_UNSAFE_CLASS}]")
+unsafe_in_text = compiled_on_first_use(f"[{UNSAFE_CLASS}]")
+unsafe_in_line = compiled_on_first_use(f"[\\n\\t{UNSAFE_CLASS}]")
 _ASCII_UNSAFE_IN_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # unsafe_in_text's ASCII members
 _ASCII_UNSAFE_IN_LINE = re.compile("[\x00-\x1f\x7f]")  # unsafe_in_line's: with \t and \n
 
 
-def _escape_of(char: str) -> str:
+def escape_of(char: str) -> str:
+    """The visible escape terminal_safe shows for one unsafe character (``\\x1b``, ``\\udcff``)."""
     return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
 
 
 def _escaped(match: re.Match[str]) -> str:
-    return _escape_of(match.group())
+    return escape_of(match.group())
 
 
 _LONE_SURROGATE = compiled_on_first_use("[\ud800-\udfff]")
@@ -417,37 +418,6 @@ def lone_surrogate_problem(text: str) -> str | None:
 def without_lone_surrogates(text: str) -> str:
     """Text with each lone surrogate replaced by U+FFFD, as a JavaScript writer encodes it."""
     return text if text.isascii() else _LONE_SURROGATE().sub("\ufffd", text)
-
-
-# A lone surrogate with the backslash run before it, or a run before the text `ud800`-`udfff`.
-# Each run is possessive and starts a run (the look-behind), so a long one is passed once.
-_SHOWN_SURROGATE = compiled_on_first_use(
-    r"(?<!\\)(\\*+)([\ud800-\udfff])|(?<!\\)(\\++)(?=ud[89a-f][0-9a-f]{2})"
-)
-
-
-def _surrogate_shown(match: re.Match[str]) -> str:
-    run = match.group(1)
-    if run is None:  # backslashes before a written `udcff`: doubled, so it reads as written
-        return match.group(3) * 2
-    return run * 2 + _escape_of(match.group(2))
-
-
-def lone_surrogates_shown(text: str) -> str:
-    """Text with each lone surrogate written as the escape terminal_safe shows (``\\udcff``),
-    and each run of backslashes right before one, or before the text ``ud800``-``udfff``,
-    doubled, so no two texts are written alike.
-
-    For output that must hold only characters, read as the terminal does, and be read back:
-    `--json` (formats.jsonio.dumps_output), where a non-UTF-8 file name's byte 0xff is U+DCFF.
-    To read it back: in a run of n backslashes followed by ``ud`` and three lower-case hex
-    digits from ``800`` to ``fff``, an odd n is (n - 1) / 2 backslashes and then the lone
-    surrogate (byte 0xff of a name for ``\\udcff``), an even n is n / 2 backslashes and then
-    that text as written. Every other backslash is itself (``C:\\Users`` is as it is).
-    Before §43 a folder named ``bad<0xff>`` and one named ``bad\\udcff`` printed alike."""
-    if text.isascii() and "\\" not in text:
-        return text
-    return _SHOWN_SURROGATE().sub(_surrogate_shown, text)
 
 
 def first_unsafe_char(text: str) -> str | None:

@@ -25,6 +25,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.records import Record, field
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.storage.access import ReadRefused, file_kind
@@ -354,8 +355,9 @@ class FolderOfMemoryDirs(Record, frozen=True):
         """What the folder is, naming its memory dirs: one line (every name in it passes
         spec.text.terminal_line, as an agent's dir is named by whoever made it: one holding a
         newline printed its second half as a line of its own in scan, index and recall,
-        attack round 24)."""
-        shown = terminal_line(first_few([f"{n}/" for n in self.names], MAX_NAMED_DIRS))
+        attack round 24; and through terminal_name, so `bad<0xff>/` and `bad\\udcff/` are two
+        names, attack36)."""
+        shown = first_few([f"{terminal_name(n)}/" for n in self.names], MAX_NAMED_DIRS)
         own = (
             f"its own {ENTRYPOINT_NAME} is never loaded (Claude Code loads "
             f"{terminal_line(os.path.basename(self.folder))}/<agent>/{ENTRYPOINT_NAME} for "

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import shown_value, terminal_line
 
 if TYPE_CHECKING:
@@ -179,16 +180,18 @@ def file_view(path: str, content: str, view_range: object) -> str:
 def listing_view(path: str, root_size: int, items: Sequence[tuple[int, str]]) -> str:
     """The answer to `view` on a folder: the folder, then (size, relative path) per entry.
 
-    Each path passes spec.text.terminal_line: a name the name gate refuses (a newline, a
-    bidi control, ESC) is shown with that character as an escape, on its own line. Listed
+    Each path passes spec.shown_names.terminal_name: a name the name gate refuses (a newline,
+    a bidi control, ESC) is shown with that character as an escape, on its own line. Listed
     raw, a teammate's `team/x\n54B\t/memories/team/...` forged entries, or instructions, in
-    the listing the model reads (attack round 24); the name gate leaves every name it
-    accepts unchanged, so well-formed listings are still the reference's byte for byte."""
+    the listing the model reads (attack round 24). A backslash run before an escape, or before
+    text that reads as one, is doubled, so a folder `dir<0xff>` and a folder `dir\\udcff` are
+    two lines, not one line twice (attack36). The name gate leaves every name it accepts
+    unchanged, so well-formed listings are still the reference's byte for byte."""
     header = (
         f"Here're the files and directories up to 2 levels deep in {path}, excluding hidden items:"
     )
     lines = [f"{format_file_size(root_size)}\t{path}"]
-    lines.extend(f"{format_file_size(size)}\t{path}/{terminal_line(rel)}" for size, rel in items)
+    lines.extend(f"{format_file_size(size)}\t{path}/{terminal_name(rel)}" for size, rel in items)
     return f"{header}\n" + "\n".join(lines)
 
 

@@ -1431,6 +1431,33 @@ def test_a_merge_points_a_link_in_other_capitals_and_leaves_brackets_in_code(
     assert "Cooling: [[kiln-firing]]; the search `grep '[[kiln-schedule]]'` lists them." in answers
 
 
+@pytest.mark.parametrize("name", ["kiln|firing", "kiln#firing"])
+def test_a_merge_points_links_by_the_stem_when_the_absorbing_name_cannot_be_a_link(
+    real_dir: Callable[[str], Path], name: str
+) -> None:
+    # attack36: the absorbing memory's `name: kiln|firing` was written into the links, and
+    # `[[kiln|firing]]` is a link to `kiln` labelled `firing`, a memory that is not there
+    root = real_dir("wikilinked")
+    keep = root / "project_kiln_firing.md"
+    keep.write_text(keep.read_text(encoding="utf-8").replace("name: kiln-firing", f"name: {name}"))
+    answers = _answers_after_the_merge(root, "\nCooling: [[kiln-schedule]].\n")
+    assert "Cooling: [[project_kiln_firing]]." in answers
+    assert f"[[{name}]]" not in answers
+
+
+def test_a_markdown_link_pointed_at_a_file_named_with_spaces_stays_a_link(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # attack36: the absorbing file `project kiln (firing).md` was written into the link bare,
+    # `[the schedule](project kiln (firing).md)`, which no Markdown reader takes for a link
+    root = real_dir("wikilinked")
+    (root / "project_kiln_firing.md").rename(root / "project kiln (firing).md")
+    answers = _answers_after_the_merge(
+        root, "\nCooling: [the schedule](project_kiln_schedule.md).\n"
+    )
+    assert "Cooling: [the schedule](<project kiln (firing).md>)." in answers
+
+
 def test_a_merge_points_markdown_links_to_the_merged_away_file_at_the_one_that_absorbed_it(
     real_dir: Callable[[str], Path],
 ) -> None:

@@ -143,7 +143,7 @@ _READ_BACK = re.compile(r"(\\+)(ud[89a-f][0-9a-f]{2})")
 
 
 def _read_back(text: str) -> str:
-    """The string a `--json` string stands for, by the form spec.text.lone_surrogates_shown
+    """The string a `--json` string stands for, by the form spec.shown_names.lone_surrogates_shown
     documents (what a script in any language does to get a name's bytes back)."""
 
     def one(m: re.Match[str]) -> str:

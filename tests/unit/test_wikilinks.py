@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
     file_link_target,
@@ -11,6 +13,7 @@ from memdir_nb.formats.wikilinks import (
     link_uses,
     linked_names,
     names_linking,
+    names_to_link,
     relinked,
     scopes_a_link_sees,
     shown_link,
@@ -218,3 +221,46 @@ def test_a_markdown_link_is_pointed_at_a_new_file_with_its_text_part_and_title_k
         "```\n[fenced](kiln-days.md)\n```\n"
     )
     assert file_relinked(text, {}) == (text, 0)
+
+
+def test_a_link_pointed_at_a_file_named_with_a_space_or_parenthesis_stays_a_link() -> None:
+    # attack36: a merge into `project kiln (firing).md` wrote `[the schedule](project kiln
+    # (firing).md)`, which is no Markdown link (a bare target holds no space), and which no
+    # reader here found again; `<...>` holds one, as CommonMark says
+    text = 'See [the days](kiln-days.md#cool "slow"), [again](<kiln-days.md>), [x](glaze.md).\n'
+    out, count = file_relinked(text, {"kiln-days.md": "kiln days (v2).md"})
+    assert count == 2
+    assert out == (
+        'See [the days](<kiln days (v2).md#cool> "slow"), [again](<kiln days (v2).md>), '
+        "[x](glaze.md).\n"
+    )
+    assert file_link_uses(out) == [
+        (0, "kiln days (v2).md"),
+        (0, "kiln days (v2).md"),
+        (0, "glaze.md"),
+    ]
+
+
+def test_a_link_in_angle_brackets_may_name_a_file_with_spaces() -> None:
+    text = "[kiln](<team/kiln days.md>) and [part](<my notes (old).md#setup>), not [bare](a b.md)\n"
+    assert file_link_uses(text) == [(0, "team/kiln days.md"), (0, "my notes (old).md")]
+    out, count = file_relinked(text, {"team/kiln days.md": "kiln.md"})
+    assert (out, count) == (text.replace("<team/kiln days.md>", "<kiln.md>"), 1)
+
+
+@pytest.mark.parametrize("name", ["kiln|firing", "kiln#firing", "kiln]] firing", "kiln [[x"])
+def test_a_name_that_no_link_can_hold_is_linked_by_the_files_stem(name: str) -> None:
+    # attack36: a merge wrote the absorbing memory's name into the links it pointed, and
+    # `[[kiln|firing]]` is a link to `kiln` (label `firing`), `[[kiln#firing]]` to `kiln`
+    forms = names_to_link(name, "project_kiln_firing")
+    assert forms[0] == "project_kiln_firing"
+    assert forms[1:] == (
+        "project_kiln_firing",
+        "project-kiln-firing",
+        "kiln_firing",
+        "kiln-firing",
+        "project_kiln_firing",
+        "project-kiln-firing",
+    )
+    assert names_to_link("kiln-firing", "project_kiln_firing")[0] == "kiln-firing"
+    assert names_to_link(name, "a#b") == (None,) * 7  # no form reads back: the link is left

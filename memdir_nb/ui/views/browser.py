@@ -22,6 +22,7 @@ from memdir_nb.spec.freshness import (
     memory_freshness_note,
     memory_header,
 )
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.taxonomy import Scope
 from memdir_nb.spec.text import as_lf, terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, read_contained
@@ -164,12 +165,14 @@ def skipped_files(memory_dir: str | os.PathLike[str]) -> dict[str, str]:
     """Files the scan passed over (a refused name, a FIFO, a link out...) -> why, shown safely.
 
     One bad file never takes the view down: it is left out of the rows and listed here, its
-    name with every control, bidi or non-UTF-8 character shown as a visible escape.
+    name with every control, bidi or non-UTF-8 character shown as a visible escape, and so
+    that it reads back (spec.shown_names.terminal_name): keyed by terminal_safe, a file
+    `bad<0xff>.md` and one named `bad\\udcff.md` were one key, and one of them was not
+    listed at all (attack36).
     """
     report = scan_memory_dir(absolute_dir(memory_dir), limit=0)
     return {
-        terminal_safe(s.path, keep_newlines=False): terminal_safe(s.reason, keep_newlines=False)
-        for s in report.skipped
+        terminal_name(s.path): terminal_safe(s.reason, keep_newlines=False) for s in report.skipped
     }
 
 
