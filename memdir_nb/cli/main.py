@@ -85,13 +85,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, add_arguments) in COMMANDS.items():
-        add_arguments(sub.add_parser(name, help=help_text, formatter_class=HelpFormatter))
+        # description: `memdir-nb scan --help` said what scan takes, never what it does (fresh36)
+        parser_of = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=HelpFormatter
+        )
+        add_arguments(parser_of)
     return parser
 
 
 def command_parser(name: str) -> argparse.ArgumentParser:
     """One command's parser alone, the same as build_parser's (its prog, arguments and help)."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} {name}", formatter_class=HelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} {name}", description=COMMANDS[name][0], formatter_class=HelpFormatter
+    )
     COMMANDS[name][1](parser)
     return parser
 

@@ -419,6 +419,8 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
         lines.append(f"{terminal_line(info.path)}  [{info.kind}]")
         if info.kind == "settings:user":
             whose = "every project (named by autoMemoryDirectory in the user settings)"
+        elif info.kind == "agent:user":  # its name is the agent's, not a project key (fresh36)
+            whose = f"every project (the {info.key} agent's user-scope memory)"
         else:
             whose = info.project_path or f"(cannot be told from the key {info.key})"
         lines.append(f"  project: {terminal_line(whose)}")

@@ -111,10 +111,66 @@ def test_an_index_over_the_read_cap_is_named_once_and_reported_as_loaded_in_part
     assert f"truncated: {MAX_ENTRYPOINT_LINES} lines kept" in out.stdout
 
 
-def test_missing_dir_is_a_clear_usage_error(tmp_path: Path) -> None:
-    out = run_cli("scan", str(tmp_path / "nope"))
-    assert out.returncode == 2
-    assert "is not a directory" in out.stderr
+@pytest.mark.parametrize("command", ["scan", "index", "lint", "rebuild-index", "restore"])
+def test_missing_dir_is_a_clear_usage_error_saying_it_does_not_exist_and_where_to_look(
+    tmp_path: Path, command: str
+) -> None:
+    # fresh36: a mistyped path was "is not a directory", as if it were a file, and the fix
+    # ("the folder holding MEMORY.md") did not say where that folder is or how to find it
+    out = run_cli(command, str(tmp_path / "nope"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    said = " ".join(out.stderr.split())
+    assert f"'{tmp_path / 'nope'}' does not exist; pass the memory dir" in said
+    assert "~/.claude/projects/<key>/memory/" in said and "`memdir-nb where`" in said
+    (tmp_path / "afile").write_text("x\n")
+    out = run_cli(command, str(tmp_path / "afile"))
+    assert out.returncode == 2 and f"'{tmp_path / 'afile'}' is not a directory;" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("scan", "{d}"),
+        ("lint", "{d}"),
+        ("recall", "{d}", "how do we deploy?"),
+        ("scan", "--json", "{d}"),
+    ],
+    ids=["scan", "lint", "recall", "scan-json"],
+)
+def test_an_empty_memory_dir_is_named_as_empty_with_where_to_find_the_one_meant(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # fresh36: scan said "0 memories listed", lint "0 errors, 0 warnings" and recall "No memory
+    # in ... clearly helps", each as of a healthy dir, on a mistyped or guessed empty folder
+    empty = tmp_path / "memroy"
+    empty.mkdir()
+    out = run_cli(*(a.format(d=empty) for a in args))
+    assert out.returncode == 0, out.stderr
+    assert f"{empty} is empty (no MEMORY.md, no memory file)" in out.stdout
+    assert "`memdir-nb where`" in out.stdout
+    assert "clearly helps" not in out.stdout
+    assert list(empty.iterdir()) == []  # nothing written
+
+
+def test_a_home_folder_holding_a_claude_home_is_named_as_a_folder_of_memory_dirs(
+    tmp_path: Path,
+) -> None:
+    # fresh36: `memdir-nb scan ~` said "0 memories listed" (a dot folder is never walked)
+    memory = tmp_path / ".claude" / "projects" / "-home-ana-src-kiln" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "user_role.md").write_text("---\nname: role\ntype: user\n---\n\nPotter.\n")
+    out = run_cli("scan", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "0 memories listed" not in out.stdout
+    assert f"note: {tmp_path} is a folder of memory dirs" in out.stdout
+    assert f"such as {memory}" in out.stdout
+
+
+def test_each_command_s_help_says_what_it_does(tmp_path: Path) -> None:
+    # fresh36: `memdir-nb scan --help` showed only the usage and the arguments
+    out = run_cli("scan", "--help")
+    assert out.returncode == 0
+    assert "list the memories a selector would see" in out.stdout
 
 
 def test_demo_refuses_a_dir_that_is_not_a_demo(tmp_path: Path) -> None:
@@ -174,7 +230,7 @@ def test_recall_takes_the_dir_first_like_every_other_command(demo_dir: Path) -> 
     [
         (("how do we deploy",), 'no memory dir given; pass it first: memdir-nb recall DIR "QUERY"'),
         (("{dir}", "deploy", "--dir", "{dir}"), "the memory dir is given twice"),
-        (("/no/such/dir", "deploy"), "'/no/such/dir' is not a directory"),
+        (("/no/such/dir", "deploy"), "'/no/such/dir' does not exist"),
     ],
 )
 def test_recall_without_one_memory_dir_says_how_to_give_it(
