@@ -330,6 +330,12 @@ def _restore_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func="restore_command:cmd_restore")
 
 
+def _dream_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    p.add_argument("--diff", action="store_true", help="also print every change as a unified diff")
+    p.set_defaults(func="dream_command:cmd_dream")
+
+
 # Every command: name -> (its line in `memdir-nb -h`, the function adding its arguments), in
 # the order the help lists them.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -364,6 +370,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         "add the missing entries to MEMORY.md and team/MEMORY.md, keeping every line "
         "people wrote (the old index goes to .trash/)",
         _rebuild_index_arguments,
+    ),
+    "dream": (
+        "the consolidation (dream) plan for a memory dir: merges, absolute dates, index "
+        "repairs; prints it and writes nothing",
+        _dream_arguments,
     ),
     "restore": (
         "put back what a dream, a memory-tool delete or rebuild-index moved into .trash/ "

@@ -1875,3 +1875,39 @@ def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
     assert "loaded whole" in agent.stdout and said not in agent.stdout
     rebuild = run_env("rebuild-index", "--dry-run", str(parent))
     assert rebuild.returncode == 0 and f"note: {said}" in rebuild.stdout
+
+
+def test_dream_prints_the_plan_and_its_diff_and_writes_nothing(tmp_path: Path) -> None:
+    # fresh36: the dream's plan was reachable only from notebook 07 and the API; a newcomer
+    # following the README and --help found no way to see it from the terminal
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "project_migration.md").write_text(
+        "---\nname: migration\ndescription: ledger v2 migration state\ntype: project\n"
+        "modified: 2026-11-23T12:00:00.000Z\n---\n\nDual writes landed last week.\n"
+    )
+    (mem / "MEMORY.md").write_text(
+        "- [Migration](project_migration.md) — dual writes\n- [Old](project_gone.md) — removed\n"
+    )
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in mem.iterdir()}
+    out = run_cli("dream", str(mem), "--diff")
+    assert out.returncode == 0, out.stderr
+    assert "[absolute_dates] project_migration.md" in out.stdout
+    assert "'last week' -> 'the week of 2026-11-16'" in out.stdout
+    assert "-- [Old](project_gone.md) — removed" in out.stdout  # the diff
+    assert "2 actions proposed for" in out.stdout and "nothing was written" in out.stdout
+    assert f"`memdir-nb restore {mem}` puts it back" in out.stdout
+    assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in mem.iterdir()} == before
+    assert "dream" in run_cli("--help").stdout
+
+
+def test_dream_refuses_a_folder_of_memory_dirs_naming_one_to_pass(tmp_path: Path) -> None:
+    for agent in ("reviewer", "tester"):
+        d = tmp_path / "agent-memory" / agent
+        d.mkdir(parents=True)
+        (d / "MEMORY.md").write_text("- [Role](user_role.md) — role\n")
+        (d / "user_role.md").write_text("---\nname: role\ntype: user\n---\n\nx\n")
+    out = run_cli("dream", str(tmp_path / "agent-memory"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "cannot plan a consolidation" in out.stderr and "pass agent-memory/<name>" in out.stderr
+    assert not (tmp_path / "agent-memory" / "MEMORY.md").exists()
