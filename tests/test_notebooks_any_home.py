@@ -10,6 +10,7 @@ to the home.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -101,3 +102,24 @@ def test_the_replay_notebook_replays_the_sessions_beside_the_memory_dir_memdir_n
     assert "5b0f3c2e" not in printed + shown  # the sample's session, in another project
     assert "-home-sam-src-shop" not in shown  # the sessions table lists this project's only
     assert home_tree(home) == before
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "the subagent that turn 3",
+        "`project_release_freeze.md` does not exist before turn 3",
+        "compacted before turn 4",
+        "pasted a",
+        "turns 2 and 5",
+    ],
+)
+def test_the_replay_notebook_says_which_of_its_prose_is_the_bundled_sample_s(fact: str) -> None:
+    # fresh36: with MEMDIR_NB_DIR set, notebook 11 replays the user's own sessions, while its
+    # prose still told of "turn 4 pasted a screenshot" and a file "written in turn 2" as if
+    # they were the user's
+    nb = json.loads((NOTEBOOKS / "11_session_replay.ipynb").read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    holding = [" ".join(c.split()) for c in cells if fact in " ".join(c.split())]
+    assert holding, fact
+    assert all("sample" in c for c in holding), fact
