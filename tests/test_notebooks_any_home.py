@@ -20,6 +20,7 @@ from sweep_homes import home_tree, sweep_notebooks
 from sweep_notebooks import notebook_problems
 
 from memdir_nb.home.path_rules import sanitize_path
+from tests.support.fake_home import add_memory, make_world
 from tests.support.home_shapes import (
     HomeShape,
     desktop_linux_backup,
@@ -123,3 +124,36 @@ def test_the_replay_notebook_says_which_of_its_prose_is_the_bundled_sample_s(fac
     holding = [" ".join(c.split()) for c in cells if fact in " ".join(c.split())]
     assert holding, fact
     assert all("sample" in c for c in holding), fact
+
+
+@pytest.mark.slow
+def test_the_explore_notebook_names_an_agent_s_dir_by_its_agent_not_its_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh36: a project's .claude/agent-memory/<agent> dir was labelled with the project's
+    # name, so its memories were counted with the project's and the index table listed the
+    # project twice
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "feedback_style.md")
+    agent = w.project / ".claude" / "agent-memory" / "migrator"
+    add_memory(agent, "project_backfill.md", type="project")
+    (agent / "MEMORY.md").write_text("- [Backfill](project_backfill.md) — batches\n")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(w.home))
+    nb = nbformat.read(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", as_version=4)
+    nbclient.NotebookClient(
+        nb, timeout=300, resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    texts = ["".join(o.get("text", "") for o in c.get("outputs", [])) for c in nb.cells]
+    per_project = next(t for t in texts if "stale_share" in t).splitlines()
+    pressure = next(t for t in texts if "pressure" in t and "line_use" in t).splitlines()
+    name = w.project.name
+    assert [line.split()[:2] for line in per_project[1:]] == [
+        [name, "2"],
+        ["migrator", "(agent:project)"],
+    ]
+    assert sum(line.split()[0] == name for line in pressure[1:]) == 1
