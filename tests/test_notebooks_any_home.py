@@ -10,6 +10,7 @@ to the home.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from sweep_homes import home_tree, sweep_notebooks
 from sweep_notebooks import notebook_problems
 
 from memdir_nb.home.path_rules import sanitize_path
+from tests.support.fake_home import add_memory, make_world
 from tests.support.home_shapes import (
     HomeShape,
     desktop_linux_backup,
@@ -101,3 +103,57 @@ def test_the_replay_notebook_replays_the_sessions_beside_the_memory_dir_memdir_n
     assert "5b0f3c2e" not in printed + shown  # the sample's session, in another project
     assert "-home-sam-src-shop" not in shown  # the sessions table lists this project's only
     assert home_tree(home) == before
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "the subagent that turn 3",
+        "`project_release_freeze.md` does not exist before turn 3",
+        "compacted before turn 4",
+        "pasted a",
+        "turns 2 and 5",
+    ],
+)
+def test_the_replay_notebook_says_which_of_its_prose_is_the_bundled_sample_s(fact: str) -> None:
+    # fresh36: with MEMDIR_NB_DIR set, notebook 11 replays the user's own sessions, while its
+    # prose still told of "turn 4 pasted a screenshot" and a file "written in turn 2" as if
+    # they were the user's
+    nb = json.loads((NOTEBOOKS / "11_session_replay.ipynb").read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    holding = [" ".join(c.split()) for c in cells if fact in " ".join(c.split())]
+    assert holding, fact
+    assert all("sample" in c for c in holding), fact
+
+
+@pytest.mark.slow
+def test_the_explore_notebook_names_an_agent_s_dir_by_its_agent_not_its_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh36: a project's .claude/agent-memory/<agent> dir was labelled with the project's
+    # name, so its memories were counted with the project's and the index table listed the
+    # project twice
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "feedback_style.md")
+    agent = w.project / ".claude" / "agent-memory" / "migrator"
+    add_memory(agent, "project_backfill.md", type="project")
+    (agent / "MEMORY.md").write_text("- [Backfill](project_backfill.md) — batches\n")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(w.home))
+    nb = nbformat.read(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", as_version=4)
+    nbclient.NotebookClient(
+        nb, timeout=300, resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    texts = ["".join(o.get("text", "") for o in c.get("outputs", [])) for c in nb.cells]
+    per_project = next(t for t in texts if "stale_share" in t).splitlines()
+    pressure = next(t for t in texts if "pressure" in t and "line_use" in t).splitlines()
+    name = w.project.name
+    assert [line.split()[:2] for line in per_project[1:]] == [
+        [name, "2"],
+        ["migrator", "(agent:project)"],
+    ]
+    assert sum(line.split()[0] == name for line in pressure[1:]) == 1

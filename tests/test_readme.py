@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -42,6 +43,17 @@ def test_readme_lists_every_notebook() -> None:
     text = README.read_text(encoding="utf-8")
     for nb in sorted((README.parent / "notebooks").glob("*.ipynb")):
         assert f"`{nb.stem}`" in text, nb.name
+
+
+def test_the_tour_s_where_next_table_lists_every_other_notebook() -> None:
+    # fresh36: the tour a learner opens first pointed only at 01-06 and the dashboard, so
+    # 07-12 (dream, extraction, your own dir, where/doctor, replay, the memory tool) went unseen
+    tour = json.loads((REPO / "notebooks" / "00_tour.ipynb").read_text(encoding="utf-8"))
+    last = "".join(tour["cells"][-1]["source"])
+    assert last.startswith("## Where next")
+    for nb in sorted((REPO / "notebooks").glob("*.ipynb")):
+        if nb.stem != "00_tour":
+            assert f"| `{nb.stem}` |" in last, nb.name
 
 
 def test_readme_memory_tool_example_runs_through_the_sdk_runner(tmp_path: Path) -> None:

@@ -122,11 +122,19 @@ def _is_kind(path: str | Path, raw: str, test: Callable[[int], bool], wanted: st
         ) from None
 
 
+def _not_a_folder(path: str | Path, raw: str) -> str:
+    """Why path, which is no folder, was refused: it is not there, or it is something else
+    (a file, a FIFO). "is not a directory" said the same of both, so a mistyped path read as
+    if the folder were a file (fresh36)."""
+    what = "is not a directory" if os.path.lexists(path) else "does not exist"
+    return f"{raw!r} {what}{tilde_note(raw)}"
+
+
 def any_dir(raw: str) -> Path:
     """An argparse type: an existing directory (any folder, not only a memory dir)."""
     path = user_path(raw)
     if not _is_kind(path, raw, stat.S_ISDIR, "an existing folder"):
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a directory{tilde_note(raw)}")
+        raise argparse.ArgumentTypeError(_not_a_folder(path, raw))
     return absolute_dir(path)
 
 
@@ -145,6 +153,14 @@ def new_path(raw: str) -> Path:
     return absolute_dir(output_path(raw))
 
 
+# What a memory dir argument wants, and how to find the one meant (fresh36: a newcomer whose
+# path was wrong was told to pass "the folder holding MEMORY.md" and not where that is).
+MEMORY_DIR_WANTED = (
+    "pass the memory dir (the folder holding MEMORY.md; Claude Code keeps each project's in "
+    "~/.claude/projects/<key>/memory/, and `memdir-nb where`, run in the project, names it)"
+)
+
+
 def existing_dir(raw: str) -> Path:
     """An argparse type: an existing memory dir, made absolute (a relative one is cwd-relative)."""
     return absolute_dir(existing_dir_text(raw))
@@ -158,8 +174,5 @@ def existing_dir_text(raw: str) -> str:
     """
     path = user_path_text(raw)
     if not _is_kind(path, raw, stat.S_ISDIR, "the memory dir (the folder holding MEMORY.md)"):
-        raise argparse.ArgumentTypeError(
-            f"{raw!r} is not a directory{tilde_note(raw)}; pass the memory dir (the folder "
-            "holding MEMORY.md)"
-        )
+        raise argparse.ArgumentTypeError(f"{_not_a_folder(path, raw)}; {MEMORY_DIR_WANTED}")
     return os.path.abspath(path)

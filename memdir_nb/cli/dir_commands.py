@@ -22,6 +22,7 @@ from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
+from memdir_nb.storage.home_folders import empty_dir_note
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import (
     IndexOverCapsError,
@@ -189,6 +190,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     """Print one line per finding (file, rule, fix hint); exit 1 when any is an error."""
 
     findings = lint_memory_dir(args.dir)
+    empty = None if findings else empty_dir_note(str(args.dir))
     if args.errors_only:
         findings = [f for f in findings if f.severity == "error"]
     counts = count_by_severity(findings)
@@ -216,6 +218,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
             f"{plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')} "
             f"in {terminal_line(args.dir)}"
         )
+        if empty is not None:  # "0 errors, 0 warnings" alone reads as a healthy memory dir
+            print(f"note: {empty}")
     return 1 if counts["error"] else 0
 
 

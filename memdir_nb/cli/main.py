@@ -85,13 +85,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, add_arguments) in COMMANDS.items():
-        add_arguments(sub.add_parser(name, help=help_text, formatter_class=HelpFormatter))
+        # description: `memdir-nb scan --help` said what scan takes, never what it does (fresh36)
+        parser_of = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=HelpFormatter
+        )
+        add_arguments(parser_of)
     return parser
 
 
 def command_parser(name: str) -> argparse.ArgumentParser:
     """One command's parser alone, the same as build_parser's (its prog, arguments and help)."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} {name}", formatter_class=HelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} {name}", description=COMMANDS[name][0], formatter_class=HelpFormatter
+    )
     COMMANDS[name][1](parser)
     return parser
 
@@ -324,6 +330,12 @@ def _restore_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func="restore_command:cmd_restore")
 
 
+def _dream_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    p.add_argument("--diff", action="store_true", help="also print every change as a unified diff")
+    p.set_defaults(func="dream_command:cmd_dream")
+
+
 # Every command: name -> (its line in `memdir-nb -h`, the function adding its arguments), in
 # the order the help lists them.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -358,6 +370,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         "add the missing entries to MEMORY.md and team/MEMORY.md, keeping every line "
         "people wrote (the old index goes to .trash/)",
         _rebuild_index_arguments,
+    ),
+    "dream": (
+        "the consolidation (dream) plan for a memory dir: merges, absolute dates, index "
+        "repairs; prints it and writes nothing",
+        _dream_arguments,
     ),
     "restore": (
         "put back what a dream, a memory-tool delete or rebuild-index moved into .trash/ "

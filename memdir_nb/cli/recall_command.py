@@ -11,6 +11,7 @@ from memdir_nb.recall import render_recall
 from memdir_nb.recall.explain_selection import format_explanation, selection_explanation
 from memdir_nb.recall.selectors import default_selector, make_selector
 from memdir_nb.spec.text import terminal_line
+from memdir_nb.storage.home_folders import empty_dir_note
 from memdir_nb.storage.listing import folder_of_memory_dirs
 
 
@@ -46,6 +47,10 @@ def cmd_recall(args: argparse.Namespace) -> int:
     nested = folder_of_memory_dirs(args.dir)
     if nested is not None:  # each agent recalls from its own dir, never across them
         print(f"note: {nested.problem}; {nested.fix}")
+        return 0
+    empty = empty_dir_note(str(args.dir))
+    if empty is not None:  # "no memory clearly helps" read as a verdict on memories there
+        print(f"note: {empty}")
         return 0
     try:
         selector = make_selector(args.selector) if args.selector else default_selector()

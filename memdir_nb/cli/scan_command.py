@@ -12,6 +12,7 @@ from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
+from memdir_nb.storage.home_folders import empty_dir_note
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import ScanReport, scan_memory_dir
 
@@ -23,6 +24,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if nested is not None:  # its memory dirs' files listed as one dir would mislead
         return _print_folder_of_dirs(args, nested.problem, nested.fix, nested.names)
     report = scan_memory_dir(args.dir, limit=args.limit)
+    empty = None if report.total_found or report.skipped else empty_dir_note(args.dir)
     if args.json:
         payload = {
             "dir": str(args.dir),
@@ -41,12 +43,16 @@ def cmd_scan(args: argparse.Namespace) -> int:
             ],
             "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
         }
+        if empty is not None:
+            payload["note"] = empty
         _print_json(payload)
         return 0
     manifest = format_memory_manifest(report.headers)
     if manifest:
         print(manifest)
     print(f"\n{_count_line(report)}.")
+    if empty is not None:
+        print(f"note: {empty}")
     malformed = [h.filename for h in report.headers if h.malformed]
     if malformed:
         print(

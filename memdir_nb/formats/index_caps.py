@@ -454,9 +454,19 @@ def index_cap_verdict(text: str) -> IndexCapVerdict:
     if over:
         target_lines = int(INDEX_REWRITE_TARGET_FRACTION * MAX_ENTRYPOINT_LINES)
         target_bytes = int(INDEX_REWRITE_TARGET_FRACTION * MAX_ENTRYPOINT_BYTES)
+        # only the cap passed is named: "over its cap of 200 lines and 25,000 bytes" for 8,869
+        # bytes read as if both were passed (fresh36)
+        passed = " and ".join(
+            cap
+            for cap, past in (
+                (f"{MAX_ENTRYPOINT_LINES} lines", lines > MAX_ENTRYPOINT_LINES),
+                (f"{MAX_ENTRYPOINT_BYTES:,} bytes", size > MAX_ENTRYPOINT_BYTES),
+            )
+            if past
+        )
         message = (
             f"Error: {ENTRYPOINT_NAME} is over its read limit: it is {now}, over its cap of "
-            f"{caps}, and only that much is loaded into a conversation. The write was kept. "
+            f"{passed}, and only that much is loaded into a conversation. The write was kept. "
             f"Rewrite {ENTRYPOINT_NAME} now to about {INDEX_REWRITE_TARGET_FRACTION:.0%} of the "
             f"cap (about {target_lines} lines and {target_bytes:,} bytes): one short line per "
             f"memory (about {MAX_HOOK_CHARS} characters), merge or drop stale entries, and keep "

@@ -427,7 +427,11 @@ def _report_relative_date(c: Collector, texts: list[tuple[int, str]]) -> None:
             c.add(
                 "relative-date",
                 f"relative date {c.quote(hits[0].phrase)!r} in a project memory means nothing weeks later",
-                "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'",
+                # not one fixed example ("e.g. 'Thursday' -> '2026-03-05'" whatever was found:
+                # fresh34, fresh36), but where the date it meant comes from, and the command
+                # that works each one out
+                "replace it with the absolute date it meant, counted from the day the memory "
+                "was written; `memdir-nb dream DIR` proposes each one",
                 line_no,
             )
             return

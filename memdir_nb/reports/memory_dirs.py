@@ -422,6 +422,8 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
         lines.append(f"{terminal_name(info.path)}  [{info.kind}]")
         if info.kind == "settings:user":
             whose = "every project (named by autoMemoryDirectory in the user settings)"
+        elif info.kind == "agent:user":  # its name is the agent's, not a project key (fresh36)
+            whose = f"every project (the {info.key} agent's user-scope memory)"
         else:
             key = f"(cannot be told from the key {terminal_name(info.key)})"
             whose = terminal_name(info.project_path) if info.project_path else key

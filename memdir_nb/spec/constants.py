@@ -125,6 +125,8 @@ TRANSCRIPT_LINE_MAX_VALUES = 1_000_000
 PROJECT_MEMORY_DIRNAME = "memory"
 # The folder of a Claude home that holds one folder per project (its key): <home>/projects/<key>.
 PROJECTS_DIRNAME = "projects"
+# The Claude home's name in a home folder (~/.claude), and a project's settings folder.
+CLAUDE_DIRNAME = ".claude"
 # What the session model keeps of each record, so its memory follows the count of records, not
 # their size: prompt text, a tool call's input strings, and a tool result's text preview.
 SESSION_PROMPT_MAX_CHARS = 8_000

@@ -22,6 +22,7 @@ from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
     MEMORY_DIR_MAX_ENTRIES,
+    PROJECTS_DIRNAME,
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.records import Record, field
@@ -366,7 +367,8 @@ class FolderOfMemoryDirs(Record, frozen=True):
             else f"it holds no {ENTRYPOINT_NAME} of its own"
         )
         what = (
-            f"a Claude home (or its projects/), with one project's memory dir in each of {shown}"
+            f"a Claude home (or its projects/, or the home folder holding it), with one "
+            f"project's memory dir in each of {shown}"
             if self.home
             else f"{own}, and each of its sub-folders ({shown}) holds its own {ENTRYPOINT_NAME} "
             "(as agent memory does, in .claude/agent-memory/<agent>/)"
@@ -377,9 +379,20 @@ class FolderOfMemoryDirs(Record, frozen=True):
     @property
     def fix(self) -> str:
         """How to run the command on one of them (one line, as problem)."""
-        base = "projects/<key>/memory" if self.home else f"{os.path.basename(self.folder)}/<name>"
+        base = (
+            _projects_prefix(self.names[0]) + "<key>/memory"
+            if self.home
+            else f"{os.path.basename(self.folder)}/<name>"
+        )
         example = terminal_line(os.path.join(self.folder, self.names[0]))
         return f"pass {terminal_line(base)}, one memory dir at a time, such as {example}"
+
+
+def _projects_prefix(name: str) -> str:
+    """The part of a home's memory dir name before its key: `projects/`, `.claude/projects/`
+    (a home folder), or `projects/` for a projects/ folder's own `<key>/memory`."""
+    head = name.rsplit("/", 2)[0] + "/" if name.count("/") >= 2 else ""
+    return head or f"{PROJECTS_DIRNAME}/"
 
 
 def _holds_nothing(folder: str) -> bool:

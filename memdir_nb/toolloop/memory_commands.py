@@ -112,9 +112,9 @@ class MemoryDirBackend:
                 f"Path {shown} is refused: {str(exc).rstrip('.')}. Nothing was written."
             ) from exc
         except (OSError, ValueError) as exc:
-            raise MemoryCommandError(
-                f"{shown} could not be written: {exc}. Nothing was changed."
-            ) from exc
+            said = str(exc).rstrip(".")  # the size cap's text already says nothing was written
+            tail = "" if "nothing was written" in said else " Nothing was changed."
+            raise MemoryCommandError(f"{shown} could not be written: {said}.{tail}") from exc
 
     def _read_text(self, tx: StoreTransaction, tp: ToolPath) -> str:
         try:

@@ -33,11 +33,39 @@ class MemoryCommandError(Exception):
     """A command the tool refuses; its text goes to the model as an error tool_result."""
 
 
+# The commands the model may send (memory_20250818), in the order the API's documentation lists.
+COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
+
 # --- the reference's texts ------------------------------------------------------------------
 
 
 def must_start_with_root(path: object) -> MemoryCommandError:
     return MemoryCommandError(f"Path must start with {ROOT}, got: {path}")
+
+
+def unknown_command(name: object) -> MemoryCommandError:
+    """The reference's "Unknown command: X" (raised there as NotImplementedError, so the model
+    read `NotImplementedError('Unknown command: X')`), with the commands there are (fresh36)."""
+    known = ", ".join(COMMANDS[:-1]) + f" and {COMMANDS[-1]}"
+    if name is None:
+        return MemoryCommandError(f"The command has no 'command' field; give one of {known}")
+    shown = terminal_line(shown_value(name))
+    return MemoryCommandError(f"Unknown command: {shown}; the memory tool's commands are {known}")
+
+
+# What each path-like field holds, for a command sent without it (fresh36: a `create` with no
+# `path` was "Path must start with /memories, got: None", a `rename` without `new_path` too).
+FIELD_WORDS = {
+    "path": f"the {ROOT}/... path it acts on",
+    "old_path": f"the {ROOT}/... path to rename",
+    "new_path": f"the {ROOT}/... path to rename it to",
+    "insert_line": "the line to insert after, 0 for the top of the file",
+}
+
+
+def missing_field(command: str, field: str) -> MemoryCommandError:
+    """A command sent without a field it needs: named, with what it holds."""
+    return MemoryCommandError(f"{command} needs {field} ({FIELD_WORDS[field]})")
 
 
 def would_escape(path: str) -> MemoryCommandError:

@@ -18,7 +18,12 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from anthropic.lib.tools import BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool, ToolError
+from anthropic.lib.tools import (
+    BetaAbstractMemoryTool,
+    BetaAsyncAbstractMemoryTool,
+    BetaFunctionToolResultType,
+    ToolError,
+)
 from anthropic.types.beta import (
     BetaCacheControlEphemeralParam,
     BetaMemoryTool20250818CreateCommand,
@@ -33,7 +38,12 @@ from anyio.to_thread import run_sync
 from memdir_nb.clock import HasClock
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.toolloop.memory_commands import MemoryDirBackend
-from memdir_nb.toolloop.memory_text import MemoryCommandError
+from memdir_nb.toolloop.memory_text import (
+    COMMANDS,
+    MemoryCommandError,
+    missing_field,
+    unknown_command,
+)
 
 __all__ = ["AsyncMemdirMemoryTool", "MemdirMemoryTool"]
 
@@ -49,6 +59,23 @@ def _answer(fn: Callable[..., str], *args: Any) -> str:
 def _field(command: object, name: str) -> Any:
     """A command field, None when the model left it out (the SDK builds commands unchecked)."""
     return getattr(command, name, None)
+
+
+def _needed(command: object, name: str) -> Any:
+    """A field the command cannot go without (a path, insert's line): a ToolError naming it
+    when the model left it out, rather than a refusal of the path None."""
+    value = getattr(command, name, None)
+    if value is None:
+        raise ToolError(str(missing_field(str(getattr(command, "command", "")), name)))
+    return value
+
+
+def _known(command: object) -> None:
+    """A ToolError naming the six commands for any other (the SDK raises NotImplementedError,
+    which the tool runner sends as its repr)."""
+    name = getattr(command, "command", None)
+    if name not in COMMANDS:
+        raise ToolError(str(unknown_command(name)))
 
 
 class _Common:
@@ -86,16 +113,20 @@ class MemdirMemoryTool(_Common, BetaAbstractMemoryTool):
         super().__init__(cache_control=cache_control)
         self.backend = MemoryDirBackend(memory_dir, config=config, now_ms=now_ms)
 
+    def execute(self, command: Any) -> BetaFunctionToolResultType:
+        _known(command)
+        return super().execute(command)
+
     def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return _answer(self.backend.view, _field(command, "path"), _field(command, "view_range"))
+        return _answer(self.backend.view, _needed(command, "path"), _field(command, "view_range"))
 
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        return _answer(self.backend.create, _field(command, "path"), _field(command, "file_text"))
+        return _answer(self.backend.create, _needed(command, "path"), _field(command, "file_text"))
 
     def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
         return _answer(
             self.backend.str_replace,
-            _field(command, "path"),
+            _needed(command, "path"),
             _field(command, "old_str"),
             _field(command, "new_str"),
         )
@@ -103,17 +134,17 @@ class MemdirMemoryTool(_Common, BetaAbstractMemoryTool):
     def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
         return _answer(
             self.backend.insert,
-            _field(command, "path"),
-            _field(command, "insert_line"),
+            _needed(command, "path"),
+            _needed(command, "insert_line"),
             _field(command, "insert_text"),
         )
 
     def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return _answer(self.backend.delete, _field(command, "path"))
+        return _answer(self.backend.delete, _needed(command, "path"))
 
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
         return _answer(
-            self.backend.rename, _field(command, "old_path"), _field(command, "new_path")
+            self.backend.rename, _needed(command, "old_path"), _needed(command, "new_path")
         )
 
     def clear_all_memory(self) -> str:
@@ -135,23 +166,27 @@ class AsyncMemdirMemoryTool(_Common, BetaAsyncAbstractMemoryTool):
         super().__init__(cache_control=cache_control)
         self.backend = MemoryDirBackend(memory_dir, config=config, now_ms=now_ms)
 
+    async def execute(self, command: Any) -> BetaFunctionToolResultType:
+        _known(command)
+        return await super().execute(command)
+
     async def _run(self, fn: Callable[..., str], *args: Any) -> str:
         return await run_sync(functools.partial(_answer, fn, *args))
 
     async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
         return await self._run(
-            self.backend.view, _field(command, "path"), _field(command, "view_range")
+            self.backend.view, _needed(command, "path"), _field(command, "view_range")
         )
 
     async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
         return await self._run(
-            self.backend.create, _field(command, "path"), _field(command, "file_text")
+            self.backend.create, _needed(command, "path"), _field(command, "file_text")
         )
 
     async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
         return await self._run(
             self.backend.str_replace,
-            _field(command, "path"),
+            _needed(command, "path"),
             _field(command, "old_str"),
             _field(command, "new_str"),
         )
@@ -159,17 +194,17 @@ class AsyncMemdirMemoryTool(_Common, BetaAsyncAbstractMemoryTool):
     async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
         return await self._run(
             self.backend.insert,
-            _field(command, "path"),
-            _field(command, "insert_line"),
+            _needed(command, "path"),
+            _needed(command, "insert_line"),
             _field(command, "insert_text"),
         )
 
     async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return await self._run(self.backend.delete, _field(command, "path"))
+        return await self._run(self.backend.delete, _needed(command, "path"))
 
     async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
         return await self._run(
-            self.backend.rename, _field(command, "old_path"), _field(command, "new_path")
+            self.backend.rename, _needed(command, "old_path"), _needed(command, "new_path")
         )
 
     async def clear_all_memory(self) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from memdir_nb.home.claude_homes import claude_homes_in, discovered_homes, is_claude_home
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.home.sessions import SessionFile, described, iter_session_files, list_sessions
-from memdir_nb.reports.memory_dirs import find_memory_dirs
+from memdir_nb.reports.memory_dirs import find_memory_dirs, project_path_for_key
 from memdir_nb.spec.constants import PROJECT_MEMORY_DIRNAME, PROJECTS_DIRNAME
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "claude_homes_named",
     "home_with_sessions",
     "memory_dirs_named",
+    "project_of_memory_dir",
     "sessions_beside_memory_dir",
 ]
 
@@ -88,6 +89,36 @@ class ProjectSessions:
     sessions: list[SessionFile]  # its transcripts, main sessions and subagents, read
 
 
+def _project_folder(named: str | os.PathLike[str], config: MemdirConfig) -> Path | None:
+    """The `<home>/projects/<key>` folder holding a memory dir at `.../projects/<key>/memory`,
+    None when the dir is not so placed."""
+    memory = Path(os.path.abspath(config.expand_user(named)))
+    project = memory.parent
+    if memory.name != PROJECT_MEMORY_DIRNAME or project.parent.name != PROJECTS_DIRNAME:
+        return None
+    return project
+
+
+def project_of_memory_dir(
+    chosen: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+) -> Path | None:
+    """The project folder whose memory dir chosen (else MEMDIR_NB_DIR) is, when it sits at
+    `<home>/projects/<key>/memory`: the cwd its transcripts ran in, else the folder its key
+    names on this machine (as `memdir-nb list` tells it); None when it cannot be told.
+
+    The where-and-doctor notebook asks here (fresh36): run from lab/ with MEMDIR_NB_DIR set,
+    it explained the memdir_nb checkout's own memory dir and noted the one asked about as
+    "another dir".
+    """
+    config = config or MemdirConfig.from_environment()
+    named = chosen or config.demo_dir
+    folder = _project_folder(named, config) if named else None
+    if folder is None:
+        return None
+    found = project_path_for_key(folder)
+    return Path(found) if found and os.path.isdir(found) else None
+
+
 def sessions_beside_memory_dir(
     chosen: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
 ) -> ProjectSessions | None:
@@ -98,11 +129,8 @@ def sessions_beside_memory_dir(
     MEMDIR_NB_DIR, so `make lab` on a real dir replayed the sample's sessions)."""
     config = config or MemdirConfig.from_environment()
     named = chosen or config.demo_dir
-    if not named:
-        return None
-    memory = Path(os.path.abspath(config.expand_user(named)))
-    project = memory.parent
-    if memory.name != PROJECT_MEMORY_DIRNAME or project.parent.name != PROJECTS_DIRNAME:
+    project = _project_folder(named, config) if named else None
+    if project is None:
         return None
     home = project.parent.parent
     sessions = [

@@ -111,10 +111,66 @@ def test_an_index_over_the_read_cap_is_named_once_and_reported_as_loaded_in_part
     assert f"truncated: {MAX_ENTRYPOINT_LINES} lines kept" in out.stdout
 
 
-def test_missing_dir_is_a_clear_usage_error(tmp_path: Path) -> None:
-    out = run_cli("scan", str(tmp_path / "nope"))
-    assert out.returncode == 2
-    assert "is not a directory" in out.stderr
+@pytest.mark.parametrize("command", ["scan", "index", "lint", "rebuild-index", "restore"])
+def test_missing_dir_is_a_clear_usage_error_saying_it_does_not_exist_and_where_to_look(
+    tmp_path: Path, command: str
+) -> None:
+    # fresh36: a mistyped path was "is not a directory", as if it were a file, and the fix
+    # ("the folder holding MEMORY.md") did not say where that folder is or how to find it
+    out = run_cli(command, str(tmp_path / "nope"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    said = " ".join(out.stderr.split())
+    assert f"'{tmp_path / 'nope'}' does not exist; pass the memory dir" in said
+    assert "~/.claude/projects/<key>/memory/" in said and "`memdir-nb where`" in said
+    (tmp_path / "afile").write_text("x\n")
+    out = run_cli(command, str(tmp_path / "afile"))
+    assert out.returncode == 2 and f"'{tmp_path / 'afile'}' is not a directory;" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("scan", "{d}"),
+        ("lint", "{d}"),
+        ("recall", "{d}", "how do we deploy?"),
+        ("scan", "--json", "{d}"),
+    ],
+    ids=["scan", "lint", "recall", "scan-json"],
+)
+def test_an_empty_memory_dir_is_named_as_empty_with_where_to_find_the_one_meant(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # fresh36: scan said "0 memories listed", lint "0 errors, 0 warnings" and recall "No memory
+    # in ... clearly helps", each as of a healthy dir, on a mistyped or guessed empty folder
+    empty = tmp_path / "memroy"
+    empty.mkdir()
+    out = run_cli(*(a.format(d=empty) for a in args))
+    assert out.returncode == 0, out.stderr
+    assert f"{empty} is empty (no MEMORY.md, no memory file)" in out.stdout
+    assert "`memdir-nb where`" in out.stdout
+    assert "clearly helps" not in out.stdout
+    assert list(empty.iterdir()) == []  # nothing written
+
+
+def test_a_home_folder_holding_a_claude_home_is_named_as_a_folder_of_memory_dirs(
+    tmp_path: Path,
+) -> None:
+    # fresh36: `memdir-nb scan ~` said "0 memories listed" (a dot folder is never walked)
+    memory = tmp_path / ".claude" / "projects" / "-home-ana-src-kiln" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "user_role.md").write_text("---\nname: role\ntype: user\n---\n\nPotter.\n")
+    out = run_cli("scan", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "0 memories listed" not in out.stdout
+    assert f"note: {tmp_path} is a folder of memory dirs" in out.stdout
+    assert f"such as {memory}" in out.stdout
+
+
+def test_each_command_s_help_says_what_it_does(tmp_path: Path) -> None:
+    # fresh36: `memdir-nb scan --help` showed only the usage and the arguments
+    out = run_cli("scan", "--help")
+    assert out.returncode == 0
+    assert "list the memories a selector would see" in out.stdout
 
 
 def test_demo_refuses_a_dir_that_is_not_a_demo(tmp_path: Path) -> None:
@@ -174,7 +230,7 @@ def test_recall_takes_the_dir_first_like_every_other_command(demo_dir: Path) -> 
     [
         (("how do we deploy",), 'no memory dir given; pass it first: memdir-nb recall DIR "QUERY"'),
         (("{dir}", "deploy", "--dir", "{dir}"), "the memory dir is given twice"),
-        (("/no/such/dir", "deploy"), "'/no/such/dir' is not a directory"),
+        (("/no/such/dir", "deploy"), "'/no/such/dir' does not exist"),
     ],
 )
 def test_recall_without_one_memory_dir_says_how_to_give_it(
@@ -1819,3 +1875,39 @@ def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
     assert "loaded whole" in agent.stdout and said not in agent.stdout
     rebuild = run_env("rebuild-index", "--dry-run", str(parent))
     assert rebuild.returncode == 0 and f"note: {said}" in rebuild.stdout
+
+
+def test_dream_prints_the_plan_and_its_diff_and_writes_nothing(tmp_path: Path) -> None:
+    # fresh36: the dream's plan was reachable only from notebook 07 and the API; a newcomer
+    # following the README and --help found no way to see it from the terminal
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "project_migration.md").write_text(
+        "---\nname: migration\ndescription: ledger v2 migration state\ntype: project\n"
+        "modified: 2026-11-23T12:00:00.000Z\n---\n\nDual writes landed last week.\n"
+    )
+    (mem / "MEMORY.md").write_text(
+        "- [Migration](project_migration.md) — dual writes\n- [Old](project_gone.md) — removed\n"
+    )
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in mem.iterdir()}
+    out = run_cli("dream", str(mem), "--diff")
+    assert out.returncode == 0, out.stderr
+    assert "[absolute_dates] project_migration.md" in out.stdout
+    assert "'last week' -> 'the week of 2026-11-16'" in out.stdout
+    assert "-- [Old](project_gone.md) — removed" in out.stdout  # the diff
+    assert "2 actions proposed for" in out.stdout and "nothing was written" in out.stdout
+    assert f"`memdir-nb restore {mem}` puts it back" in out.stdout
+    assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in mem.iterdir()} == before
+    assert "dream" in run_cli("--help").stdout
+
+
+def test_dream_refuses_a_folder_of_memory_dirs_naming_one_to_pass(tmp_path: Path) -> None:
+    for agent in ("reviewer", "tester"):
+        d = tmp_path / "agent-memory" / agent
+        d.mkdir(parents=True)
+        (d / "MEMORY.md").write_text("- [Role](user_role.md) — role\n")
+        (d / "user_role.md").write_text("---\nname: role\ntype: user\n---\n\nx\n")
+    out = run_cli("dream", str(tmp_path / "agent-memory"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "cannot plan a consolidation" in out.stderr and "pass agent-memory/<name>" in out.stderr
+    assert not (tmp_path / "agent-memory" / "MEMORY.md").exists()

@@ -1,4 +1,5 @@
-"""storage.home_folders: a Claude home, or its projects/, is a folder of memory dirs (fresh34)."""
+"""storage.home_folders: a Claude home, its projects/ or the home folder holding it is a folder
+of memory dirs (fresh34, fresh36); an empty folder gets a note (fresh36)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.lint import lint_memory_dir
-from memdir_nb.storage.home_folders import home_memory_dirs
+from memdir_nb.storage.home_folders import empty_dir_note, home_memory_dirs
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.listing import folder_of_memory_dirs
 
@@ -59,3 +60,32 @@ def test_a_project_memory_dir_and_a_memory_dir_with_a_projects_topic_folder_stay
     (mem / "projects" / "kiln.md").write_text("---\nname: kiln\ntype: project\n---\n\nx\n")
     assert home_memory_dirs(str(mem)) == ()
     assert folder_of_memory_dirs(mem) is None
+
+
+def test_the_home_folder_holding_a_claude_home_is_a_folder_of_memory_dirs(tmp_path: Path) -> None:
+    # fresh36: `scan ~` said "0 memories listed" and `lint ~` "0 errors, 0 warnings" (a dot
+    # folder is never walked), so a newcomer's first guess read as a healthy, empty dir
+    _home(tmp_path)
+    found = folder_of_memory_dirs(tmp_path)
+    assert found is not None and found.home
+    assert found.names == (
+        ".claude/projects/-home-ana-src-glaze/memory",
+        ".claude/projects/-home-ana-src-kiln/memory",
+    )
+    assert "pass .claude/projects/<key>/memory, one memory dir at a time" in found.fix
+    assert [f.rule for f in lint_memory_dir(tmp_path)] == ["folder-of-memory-dirs"]
+    with pytest.raises(ValueError, match="nothing was written"):
+        plan_index_rebuild(tmp_path)
+    assert not (tmp_path / "MEMORY.md").exists()
+
+
+def test_only_a_folder_with_nothing_visible_in_it_gets_the_empty_note(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / ".memdir.lock").write_text("")  # the store's own hidden files are not memories
+    note = empty_dir_note(str(empty))
+    assert note is not None and note.startswith(f"{empty} is empty (no MEMORY.md")
+    assert "`memdir-nb where`" in note and "~/.claude/projects/<key>/memory/" in note
+    (empty / "notes").mkdir()
+    assert empty_dir_note(str(empty)) is None  # a guard: a folder holding anything is named by
+    assert empty_dir_note(str(tmp_path / "gone")) is None  # its command; a missing one too

@@ -1125,6 +1125,19 @@ def test_cap_verdict_over_the_byte_cap_alone_is_over() -> None:
     assert v.lines == 100 and v.bytes > 25_000 and v.over
 
 
+def test_cap_verdict_names_only_the_cap_the_index_passed() -> None:
+    # fresh36: "it is 230 lines and 8,869 bytes, over its cap of 200 lines and 25,000 bytes"
+    # (notebook 12) read as if the bytes were over too
+    from memdir_nb.formats.index import index_cap_verdict
+
+    lines = index_cap_verdict(_index_lines(230)).message or ""
+    assert "bytes, over its cap of 200 lines, and only that much is loaded" in lines
+    size = index_cap_verdict(_index_lines(100, width=260)).message or ""
+    assert "100 lines and" in size and "over its cap of 25,000 bytes, and only" in size
+    both = index_cap_verdict(_index_lines(230, width=260)).message or ""
+    assert "over its cap of 200 lines and 25,000 bytes, and only" in both
+
+
 @pytest.mark.parametrize(("n", "near"), [(159, False), (160, True), (200, True)])
 def test_cap_verdict_reminds_from_eighty_percent_of_the_line_cap(n: int, near: bool) -> None:
     from memdir_nb.formats.index import index_cap_verdict

@@ -339,6 +339,12 @@ def test_relative_dates_in_project_memory_are_flagged(tmp_path: Path, text: str)
         desc="Launch plan for the v3 API",
     )
     assert "relative-date" in rules(found)
+    # fresh36: the fix was "e.g. 'Thursday' -> '2026-03-05'" for every phrase ('last month'
+    # too), a date that had nothing to do with the memory; it now says where the date comes
+    # from and which command works it out
+    (hint,) = [f.hint for f in found if f.rule == "relative-date"]
+    assert "2026-03-05" not in hint
+    assert "counted from the day the memory was written; `memdir-nb dream DIR`" in hint
 
 
 @pytest.mark.parametrize(

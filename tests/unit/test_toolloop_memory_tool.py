@@ -308,10 +308,73 @@ def test_clear_all_memory_answers_as_the_sdk_and_leaves_an_empty_visible_dir(pai
     )
 
 
-def test_unknown_commands_fail_as_in_the_sdk(pair: Pair) -> None:
+def test_an_unknown_command_is_a_tool_error_naming_the_six_commands(
+    pair: Pair, tmp_path: Path
+) -> None:
+    # fresh36: the model read the reference's `NotImplementedError('Unknown command: bogus')`
+    # (the runner sends a repr), and `Unknown command: None` for a command without its field
     ref, mine, _, _ = pair
-    for command in ({"command": "bogus", "path": "/memories"}, {"path": "/memories"}):
-        assert tool_answer(mine, command) == tool_answer(ref, command)
+    known = "view, create, str_replace, insert, delete and rename"
+    bogus = {"command": "bogus", "path": "/memories"}
+    assert tool_answer(ref, bogus).startswith("EXCEPTION: NotImplementedError")
+    assert tool_answer(mine, bogus) == (
+        f"ERROR: Unknown command: 'bogus'; the memory tool's commands are {known}"
+    )
+    assert tool_answer(mine, {"path": "/memories"}) == (
+        f"ERROR: The command has no 'command' field; give one of {known}"
+    )
+    async_tool = AsyncMemdirMemoryTool(tmp_path / "async", now_ms=NOW)
+    with pytest.raises(ToolError, match="Unknown command: 'bogus'; the memory tool's commands"):
+        run_coroutine(async_tool.call(bogus))
+
+
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        ({"command": "view"}, "view needs path (the /memories/... path it acts on)"),
+        (
+            {"command": "create", "file_text": "x"},
+            "create needs path (the /memories/... path it acts on)",
+        ),
+        ({"command": "delete"}, "delete needs path (the /memories/... path it acts on)"),
+        (
+            {"command": "rename", "old_path": "/memories/user_a.md"},
+            "rename needs new_path (the /memories/... path to rename it to)",
+        ),
+        (
+            {"command": "rename", "new_path": "/memories/user_b.md"},
+            "rename needs old_path (the /memories/... path to rename)",
+        ),
+        (
+            {"command": "insert", "path": "/memories/user_a.md", "insert_text": "x"},
+            "insert needs insert_line (the line to insert after, 0 for the top of the file)",
+        ),
+    ],
+    ids=["view", "create", "delete", "rename-new", "rename-old", "insert"],
+)
+def test_a_command_without_its_path_or_line_is_told_which_field_it_lacks(
+    tool: MemdirMemoryTool, command: dict[str, Any], says: str
+) -> None:
+    # fresh36: each was "Path must start with /memories, got: None" (or, for insert, "Invalid
+    # `insert_line` parameter: None"), as if the model had sent a bad path
+    root = Path(tool.memory_dir)
+    (root / "user_a.md").write_text(USER)
+    assert tool_answer(tool, command) == "ERROR: " + says
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".")) == ["user_a.md"]
+
+
+def test_a_file_past_the_size_cap_is_refused_saying_nothing_was_written_once(
+    tool: MemdirMemoryTool,
+) -> None:
+    # fresh36: "... so nothing was written; keep memories short: split it into topic files.
+    # Nothing was changed." said it twice
+    answer = run(tool, command="create", path="/memories/user_big.md", file_text="x" * 2**21)
+    assert answer.startswith("ERROR: /memories/user_big.md could not be written: user_big.md")
+    assert "over the 1,048,576-byte limit of one memory file" in answer
+    assert answer.endswith(
+        "so nothing was written; keep memories short: split it into topic files."
+    )
+    assert not (Path(tool.memory_dir) / "user_big.md").exists()
 
 
 def test_the_async_twin_answers_exactly_as_the_sync_class(tmp_path: Path) -> None:

@@ -6,11 +6,13 @@ import shutil
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.paths import sanitize_path
 from memdir_nb.ui.nbdir import profile_dir
 from memdir_nb.ui.nbhome import (
     claude_homes_named,
     home_with_sessions,
     memory_dirs_named,
+    project_of_memory_dir,
     sessions_beside_memory_dir,
 )
 
@@ -94,3 +96,19 @@ def test_a_memory_dir_in_a_projects_folder_names_the_sessions_beside_it(tmp_path
     (other / "memory").mkdir()
     (other / "copied.jsonl").write_text("", "utf-8")
     assert sessions_beside_memory_dir(other / "memory", config=config) is None
+
+
+def test_a_memory_dir_in_a_projects_folder_names_the_project_its_sessions_ran_in(
+    tmp_path: Path,
+) -> None:
+    # fresh36: notebook 10 asks here, so it explains the project of MEMDIR_NB_DIR's dir
+    project = tmp_path / "src" / "kiln"
+    project.mkdir(parents=True)
+    key = sanitize_path(str(project))
+    memory = tmp_path / "home" / ".claude" / "projects" / key / "memory"
+    memory.mkdir(parents=True)
+    config = MemdirConfig.from_environment({}, home=tmp_path, cwd=tmp_path)
+    assert project_of_memory_dir(memory, config=config) == project
+    assert project_of_memory_dir(tmp_path / "src", config=config) is None  # not so placed
+    project.rmdir()  # a key that names no folder here: cannot be told
+    assert project_of_memory_dir(memory, config=config) is None

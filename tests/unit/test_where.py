@@ -324,6 +324,11 @@ def test_list_finds_project_and_agent_dirs_with_their_figures(tmp_path: Path) ->
     assert not proj.truncated and {ix.scope for ix in proj.indexes} == {"private", "team"}
     assert infos["agent:local"].project_path == os.fspath(w.project)
     assert infos["agent:user"].key == "code-reviewer"
+    # fresh36: a user-scope agent's dir was "project: (cannot be told from the key
+    # code-reviewer)", as if the agent's name were a project key gone wrong
+    shown = format_list(list(infos.values()))
+    assert "project: every project (the code-reviewer agent's user-scope memory)" in shown
+    assert "cannot be told from the key code-reviewer" not in shown
 
 
 @pytest.mark.parametrize("planted", [".claude", ".claude/agent-memory"])
