@@ -15,6 +15,7 @@ import argparse
 import shlex
 
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.home_folders import empty_dir_note
 
@@ -32,8 +33,8 @@ def cmd_dream(args: argparse.Namespace) -> int:
     """Print the offline consolidation plan (and its diff with --diff); write nothing."""
     plan = plan_consolidation(args.dir)  # PlanError (a ValueError) for a folder of memory dirs
     for action in plan.actions:
-        files = ", ".join(action.files)
-        print(f"{terminal_line(action.id)}  [{action.kind}] {terminal_line(files)}")
+        files = ", ".join(terminal_name(f) for f in action.files)  # names that read back
+        print(f"{terminal_line(action.id)}  [{action.kind}] {files}")
         print(f"  {terminal_line(action.summary)}")
     for note in plan.notes:
         print(f"note: {terminal_line(note)}")
