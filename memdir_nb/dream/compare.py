@@ -13,7 +13,6 @@ that check it against rapidfuzz). See docs/performance.md.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,6 +39,7 @@ from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, stri
 from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
+from memdir_nb.spec.records import computed_once
 from memdir_nb.spec.similarity import (
     StemCache,
     UnionFind,
@@ -95,24 +95,24 @@ class _Mem:
     mtime_ms: float
     sha: str = ""  # SHA-256 of the file's bytes (dream.disk_kept's key); "" when not known
 
-    @functools.cached_property
+    @computed_once
     def head_lower(self) -> str:
         """Name and description, lower-cased: what near-duplicate heads are compared on."""
         return f"{self.name} {self.description}".lower()
 
-    @functools.cached_property
+    @computed_once
     def body_lower(self) -> str:
         """The body as compared, lower-cased (computed once, however many candidate pairs it
         is in): its first DREAM_COMPARE_MAX_CHARS, as a pair's score costs their product."""
         return self.body[:DREAM_COMPARE_MAX_CHARS].lower()
 
-    @functools.cached_property
+    @computed_once
     def memory_ms(self) -> float:
         """The memory's time (formats.manifest.memory_time_ms): its `modified:` when valid, else
         its file's mtime (in a cloned dir every file has the checkout's mtime)."""
         return memory_time_ms(self.mtime_ms, kept_modified_ms(self.sha, self.text))
 
-    @functools.cached_property
+    @computed_once
     def name_numbers(self) -> frozenset[str]:
         """The words of the name that hold a digit (`ps3`, `20260525`, `phase2b`), lower-cased."""
         return frozenset(w.lower() for w in _NAME_WORD.findall(self.name) if _DIGIT.search(w))

@@ -43,16 +43,17 @@ class MergeLinks:
         # names it retires, not every linking file (a dir of thousands, many merges)
         # (case-folded, as a link finds its memory: formats.wikilinks.LinkTargets)
         self.linking: dict[str, list[_Mem]] = {}
-        for m in mems:
-            for name in linked_names(m.text):  # by link_key, as a link finds its memory
-                self.linking.setdefault(link_key(name), []).append(m)
         # merged-away file -> {(linking memory's rel, target as written)}: its Markdown links
         self.file_linking: dict[str, set[tuple[str, str]]] = {}
-        for m in mems:
-            for _, written in file_link_uses(m.text):
-                to = file_link_target(m.rel, written)
-                if to is not None and to in merged_away and to != m.rel:
-                    self.file_linking.setdefault(to, set()).add((m.rel, written))
+        for m in mems:  # most texts hold neither kind of link: no call for those
+            if "[[" in m.text:
+                for name in linked_names(m.text):  # by link_key, as a link finds its memory
+                    self.linking.setdefault(link_key(name), []).append(m)
+            if "](" in m.text:
+                for _, written in file_link_uses(m.text):
+                    to = file_link_target(m.rel, written)
+                    if to is not None and to in merged_away and to != m.rel:
+                        self.file_linking.setdefault(to, set()).add((m.rel, written))
         self.by_rel = {m.rel: m for m in mems} if self.file_linking else {}
         # the names kept memories answer to; a dir where nothing links (most) needs none, and
         # naming 2,000 memories three ways was a few ms of every repeat plan

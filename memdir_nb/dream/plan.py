@@ -225,9 +225,10 @@ def _iso_day(year: str, month: str, day: str) -> _dt.date | None:
 
 
 def _dated(body: str, m: _Mem) -> str:
-    """body with its relative dates made absolute against m's day, or as written without one."""
+    """body with its relative dates made absolute against m's day, or as written without one
+    (kept per content and day, as the date step's: a repeat plan converts no merge's bodies)."""
     day = _written_day(m)
-    return body if day is None else convert_relative_dates(body, day)[0]
+    return body if day is None else _KEPT_DATES.get(body, day)[0]
 
 
 def _keep_first(group: list[_Mem]) -> list[_Mem]:

@@ -150,6 +150,15 @@ def header_block_end(text: str, max_lines: int = FRONTMATTER_MAX_LINES) -> int:
     ends, or one opening with a byte order mark, is cut where parse_frontmatter cuts it); 0 when
     the file has no closed header. Edits that keep the header as written split here (real35:
     the dream read a CRLF file's header as body and rewrote its description)."""
+    if text.startswith("---\n") and "\r" not in text:
+        # The common shape, cut as below without splitting the text into lines: with no CR and
+        # no byte order mark the text is as header_span reads it, and the first "\n---\n" after
+        # the opening fence ends the first line that is the fence exactly (a fence with trailing
+        # spaces counts only when no exact one is in the window; a fence ending the text has no
+        # line end after it). Past the window, or with neither, the general cut decides.
+        fence = text.find("\n---\n", 3)
+        if fence != -1 and text.count("\n", 0, fence + 1) < max_lines:
+            return fence + 5
     _, lines, close = header_span(text, max_lines)
     if not lines or close is None:
         return 0

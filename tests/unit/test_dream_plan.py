@@ -1651,3 +1651,35 @@ def test_an_index_over_its_cap_drops_the_pointer_oldest_by_modified_not_by_a_clo
     for rel in ("project_kiln_element.md", "project_clay_order.md", "project_glaze_shelf.md"):
         assert f"({rel})" in fitted
     assert len(fitted.rstrip("\n").split("\n")) == 200
+
+
+def test_a_repeat_plan_dates_a_merged_line_by_the_members_day_now(tmp_path: Path) -> None:
+    # A merge's bodies are made absolute through the kept conversions (by body and day): a plan
+    # after a member's day moved, in the same process, dates its line by the new day
+    shared = "The kiln moves to the annex on Friday, with the glaze shelves and both wheels."
+    for filename, body, age in (
+        ("project_kiln_move.md", f"{shared}\nThe old shed is cleared out.", 0),
+        ("project_kiln_moving.md", f"{shared}\nWe decided yesterday at the studio meeting.", 10),
+    ):
+        write_memory(
+            tmp_path,
+            filename,
+            name="Kiln move",
+            description="the kiln moves to the annex on Friday",
+            body=body,
+            age_days=age,
+            now_ms=PLAN_NOW,
+        )
+
+    def merged_text() -> str:
+        plan = plan_consolidation(tmp_path, now_ms=PLAN_NOW)
+        (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+        (write,) = [op for op in merge.ops if isinstance(op, WriteFile)]
+        return write.text
+
+    day_ms = 86_400_000
+    for age in (10, 30, 10):
+        moved = PLAN_NOW - age * day_ms
+        os.utime(tmp_path / "project_kiln_moving.md", ns=(int(moved * 1e6), int(moved * 1e6)))
+        day = dt.datetime.fromtimestamp((moved - day_ms) / 1000).date().isoformat()
+        assert f"We decided {day} at the studio meeting." in merged_text()

@@ -676,3 +676,32 @@ def test_the_body_starts_in_the_text_as_written_where_the_reader_starts_it(text:
     assert text[cut:].replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == body.lstrip("\n")
     assert parsed_again.name == (fm.name if cut else None)
     assert cut == 0 or text[:cut].rstrip().endswith("---")
+
+
+_HEADER_LINES = ["---", "--- ", "----", "---x", " ---", "name: Kiln", "", "x: ---"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(_HEADER_LINES) | st.sampled_from(["---"] * 3), max_size=45),
+    closed_by_end=st.booleans(),
+)
+def test_a_file_with_lf_line_ends_is_cut_where_the_same_file_with_crlf_is(
+    lines: list[str], closed_by_end: bool
+) -> None:
+    # header_block_end cuts an LF file without splitting it into lines; the CRLF file goes
+    # through the reader's own cut (header_span), so both must cut at the same line: fences
+    # with trailing spaces, a fence past the 30-line window, one ending the text
+    text = "\n".join(["---", *lines]) + ("" if closed_by_end else "\n")
+    cut = header_block_end(text)
+    crlf = text.replace("\n", "\r\n")
+    assert header_block_end(crlf) == cut + text.count("\n", 0, cut)
+    assert header_block_end("\ufeff" + text) == cut + (1 if cut else 0)
+
+
+@pytest.mark.parametrize("fence_line", [FRONTMATTER_MAX_LINES - 1, FRONTMATTER_MAX_LINES])
+def test_a_closing_fence_past_the_window_is_no_cut(fence_line: int) -> None:
+    body = [f"k{i}: v" for i in range(1, fence_line)]
+    text = "\n".join(["---", *body, "---", "Body."]) + "\n"
+    inside = fence_line < FRONTMATTER_MAX_LINES
+    assert header_block_end(text) == (text.index("---\nBody") + 4 if inside else 0)
