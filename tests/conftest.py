@@ -1417,6 +1417,12 @@ def build_markup_home(
         ),
     }
     files[f"user_{refused('skipped')}.md"] = ({"name": "n", "description": "d"}, "b")
+    # A hostile name no index line links (the first line's target, blanks and all, is a link
+    # since real36), so the index views show a name of their own making: rebuild's new line.
+    files[f"feedback_{name('file')}.md"] = (
+        {"name": "unlisted", "description": text("desc"), "type": "feedback"},
+        "b",
+    )
     for i, (rel, (fields, body)) in enumerate({**files, **team}.items()):
         path = _put(mem / rel, _markup_memory(fields, body))
         when = NOW / 1000 - (3 + 40 * i) * DAY_S
