@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.fake_home import add_memory, make_world
+from tests.support.notebook_run import clean_printed_text, run_notebook
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOK = REPO / "notebooks" / "10_where_and_doctor.ipynb"
@@ -21,8 +22,6 @@ NOTEBOOK = REPO / "notebooks" / "10_where_and_doctor.ipynb"
 def test_notebook_10_runs_clean_on_a_users_memory_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
     w = make_world(tmp_path, repo=False)
     mem = w.memory_dir_for(w.project)
     add_memory(mem, "feedback_db.md")
@@ -32,13 +31,7 @@ def test_notebook_10_runs_clean_on_a_users_memory_dir(
     os.mkfifo(mem / "team" / "MEMORY.md")
     monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
     monkeypatch.setenv("HOME", str(w.home))
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(
-        nb, timeout=180, resources={"metadata": {"path": str(w.project)}}
-    ).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    assert not [o for o in outputs if o.get("output_type") == "error" or o.get("name") == "stderr"]
-    text = "".join(o.get("text", "") for o in outputs if "text" in o)
+    text = clean_printed_text(run_notebook(NOTEBOOK, w.project))
     assert f"opened {mem}" in text
     assert "index-dangling" in text and "index-not-regular" in text
     assert (mem / "MEMORY.md").read_text().count("feedback_gone.md") == 1  # nothing was written
@@ -50,8 +43,6 @@ def test_notebook_10_explains_the_project_whose_memory_dir_memdir_nb_dir_names(
 ) -> None:
     # fresh36: run from another folder (lab/ in the checkout, as `make lab` runs it), the
     # notebook explained that folder's memory dir and noted the one asked about as another
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
     w = make_world(tmp_path, repo=False)
     mem = w.memory_dir_for(w.project)
     add_memory(mem, "feedback_db.md")
@@ -59,12 +50,6 @@ def test_notebook_10_explains_the_project_whose_memory_dir_memdir_nb_dir_names(
     elsewhere.mkdir()
     monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
     monkeypatch.setenv("HOME", str(w.home))
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(
-        nb, timeout=180, resources={"metadata": {"path": str(elsewhere)}}
-    ).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    assert not [o for o in outputs if o.get("output_type") == "error" or o.get("name") == "stderr"]
-    text = "".join(o.get("text", "") for o in outputs if "text" in o)
+    text = clean_printed_text(run_notebook(NOTEBOOK, elsewhere))
     assert f"project {w.project} (the project its key names)" in text
     assert "other-dir-checked" not in text and str(elsewhere) not in text

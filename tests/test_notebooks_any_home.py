@@ -27,6 +27,7 @@ from tests.support.home_shapes import (
     plugins_only_no_projects,
     proxy_env_with_key,
 )
+from tests.support.notebook_run import run_notebook
 from tests.support.session_homes import CLEAR_ONLY, CWD, LATE_MEMORY, build_picked_sessions_home
 
 nbclient = pytest.importorskip("nbclient")
@@ -133,8 +134,6 @@ def test_the_explore_notebook_names_an_agent_s_dir_by_its_agent_not_its_project(
     # fresh36: a project's .claude/agent-memory/<agent> dir was labelled with the project's
     # name, so its memories were counted with the project's and the index table listed the
     # project twice
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
     w = make_world(tmp_path, repo=False)
     mem = w.memory_dir_for(w.project)
     add_memory(mem, "feedback_db.md")
@@ -144,10 +143,7 @@ def test_the_explore_notebook_names_an_agent_s_dir_by_its_agent_not_its_project(
     (agent / "MEMORY.md").write_text("- [Backfill](project_backfill.md) — batches\n")
     monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
     monkeypatch.setenv("HOME", str(w.home))
-    nb = nbformat.read(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", as_version=4)
-    nbclient.NotebookClient(
-        nb, timeout=300, resources={"metadata": {"path": str(tmp_path)}}
-    ).execute()
+    nb = run_notebook(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", tmp_path, timeout=300)
     texts = ["".join(o.get("text", "") for o in c.get("outputs", [])) for c in nb.cells]
     per_project = next(t for t in texts if "stale_share" in t).splitlines()
     pressure = next(t for t in texts if "pressure" in t and "line_use" in t).splitlines()
