@@ -1048,14 +1048,30 @@ def test_lint_reports_an_index_that_is_a_fifo(tmp_path: Path) -> None:
     assert len(found) == 1 and "FIFO" in found[0].message
 
 
-def test_missing_index_hint_names_the_rebuild_index_command(tmp_path: Path) -> None:
+def test_missing_index_hint_names_the_rebuild_index_command_on_its_own_dir(
+    tmp_path: Path,
+) -> None:
     from memdir_nb.lint import lint_memory_dir
 
-    (tmp_path / "feedback_x.md").write_text(
+    memory_dir = tmp_path / "my memory"  # a space: the command shows it shell-quoted
+    memory_dir.mkdir()
+    (memory_dir / "feedback_x.md").write_text(
         "---\nname: x\ndescription: a b c\ntype: feedback\n---\nbody\n"
     )
-    (hint,) = [f.hint for f in lint_memory_dir(tmp_path) if f.rule == "index-missing"]
-    assert "`memdir-nb rebuild-index DIR`" in hint
+    (hint,) = [f.hint for f in lint_memory_dir(memory_dir) if f.rule == "index-missing"]
+    assert f"`memdir-nb rebuild-index '{memory_dir}'`" in hint
+
+
+def test_a_refused_index_hint_names_the_rebuild_index_command_on_its_own_dir(
+    tmp_path: Path,
+) -> None:
+    from memdir_nb.lint import lint_memory_dir
+
+    memory_dir = tmp_path / "my memory"
+    memory_dir.mkdir()
+    os.mkfifo(memory_dir / "MEMORY.md")
+    (hint,) = [f.hint for f in lint_memory_dir(memory_dir) if f.rule == "index-refused"]
+    assert f"`memdir-nb rebuild-index '{memory_dir}'`" in hint
 
 
 # --- a store step killed half way (issue 10 item 5) -------------------------------------------
