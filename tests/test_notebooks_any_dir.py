@@ -166,3 +166,25 @@ def test_the_shared_kernel_shows_a_library_warning_again_on_each_dir(tmp_path: P
     runs = _run_on_each(notebook, dirs)
     for kind, nb in runs.items():
         assert any("seen on every dir" in p for p in notebook_problems(nb, "probe", dirs[kind]))
+
+
+@pytest.mark.slow
+def test_the_tours_file_count_leaves_out_the_trash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # .trash/ holds what a forget or a dream set aside (an index copy, a merged memory): not
+    # memory, so the tour's count follows the listing's rule for what a memory file is.
+    d = tmp_path / "memory"
+    batch = d / ".trash" / "dream-20261201T000000Z"
+    batch.mkdir(parents=True)
+    header = "---\nname: x\ndescription: a note\ntype: user\n---\nbody\n"
+    (d / "user_x.md").write_text(header, encoding="utf-8")
+    (d / "MEMORY.md").write_text("- [x](user_x.md) — a note\n", encoding="utf-8")
+    (batch / "MEMORY.md").write_text("- [x](user_x.md) — a note\n", encoding="utf-8")
+    (batch / "user_y.md").write_text(header, encoding="utf-8")
+    nb = nbformat.read(NOTEBOOK_DIR / "00_tour.ipynb", as_version=4)
+    nb.cells = nb.cells[:3]  # the parameters, the opening and the count
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(d))
+    _client(nb, NOTEBOOK_DIR / "00_tour.ipynb").execute()
+
+    assert "2 markdown files in it" in _printed(nb)

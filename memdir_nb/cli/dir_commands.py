@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 from typing import Any, Literal
@@ -19,6 +18,7 @@ from memdir_nb.formats.index import (
 from memdir_nb.formats.jsonio import dumps_output
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.spec.shown_names import shell_word
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
@@ -353,7 +353,7 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
         if r.changed or not r.agent:  # an agent's index is named when the rebuild wrote it
             print(_rebuild_summary(r, terminal_line(r.label), written=True))
     if result.batch:
-        restore = f"memdir-nb restore {shlex.quote(str(memory_dir))} {Path(result.batch).name}"
+        restore = f"memdir-nb restore {shell_word(memory_dir)} {Path(result.batch).name}"
         print(  # one line, whatever the dir's name holds (a quoted newline too)
             terminal_line(
                 f"the old index is kept in {memory_dir / result.batch}; put it back with {restore}"

@@ -12,10 +12,9 @@ planner widget, or `apply_plan(plan, approve=[ids])`, which moves what it replac
 from __future__ import annotations
 
 import argparse
-import shlex
 
 from memdir_nb.dream.plan import plan_consolidation
-from memdir_nb.spec.shown_names import terminal_name
+from memdir_nb.spec.shown_names import shell_word, terminal_name
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.home_folders import empty_dir_note
 
@@ -44,9 +43,7 @@ def cmd_dream(args: argparse.Namespace) -> int:
     count = plural(len(plan.actions), "action")
     print(f"{count} proposed for {terminal_line(args.dir)}.")
     if plan.actions:
-        print(
-            terminal_line(APPLY_HOW.format(py=repr(str(args.dir)), sh=shlex.quote(str(args.dir))))
-        )
+        print(terminal_line(APPLY_HOW.format(py=repr(str(args.dir)), sh=shell_word(args.dir))))
     elif (empty := empty_dir_note(str(args.dir))) is not None:
         print(f"note: {empty}")
     return 0

@@ -9,13 +9,12 @@ dream planner widget, so its checks (a file edited since is never overwritten) a
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
 from memdir_nb.dream.apply import RestoreError, none_selected, preview_trash, restore
 from memdir_nb.spec.constants import TRASH_DIRNAME
-from memdir_nb.spec.shown_names import terminal_name
+from memdir_nb.spec.shown_names import shell_word, terminal_name
 from memdir_nb.spec.text import first_few, plural, terminal_line
 
 # The files the listing names for each batch; the rest are counted. A batch of a dream over a
@@ -41,9 +40,7 @@ def _list_batches(memory_dir: Path) -> int:
         if len(files) > LISTED_FILES_NAMED:
             shown += " (restore --dry-run with the batch names them all)"
         print(f"{terminal_name(batch)}: would put back {shown}")  # a batch is a folder's name
-    print(
-        f"restore one with: memdir-nb restore {terminal_line(shlex.quote(str(memory_dir)))} BATCH"
-    )
+    print(f"restore one with: memdir-nb restore {shell_word(memory_dir)} BATCH")
     return 0
 
 

@@ -48,9 +48,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
         _print_json(payload)
         return 0
     manifest = format_memory_manifest(report.headers)
-    if manifest:
-        print(manifest)
-    print(f"\n{_count_line(report)}.")
+    if manifest:  # a blank line sets the count apart from it (none before a first line)
+        print(manifest, end="\n\n")
+    print(f"{_count_line(report)}.")
     if empty is not None:
         print(f"note: {empty}")
     malformed = [h.filename for h in report.headers if h.malformed]

@@ -8,6 +8,7 @@ import posixpath
 
 from memdir_nb.dream.actions import Relink
 from memdir_nb.dream.compare import _Mem
+from memdir_nb.formats.link_escapes import decoded_link_target
 from memdir_nb.formats.wikilinks import (
     file_link_target,
     file_link_uses,
@@ -23,6 +24,19 @@ from memdir_nb.formats.wikilinks import (
 def _stem(rel: str) -> str:
     """A memory file's stem (`Path(rel).stem`, without building a Path for each of thousands)."""
     return os.path.splitext(os.path.basename(rel))[0]
+
+
+def _linked_file(linker: str, written: str, merged_away: set[str]) -> str | None:
+    """The file a Markdown link in linker points at: as written, else with its percent-escapes
+    decoded (formats.link_escapes) when that names a merged-away file; None when it leaves the
+    dir (file_link_target, the same containment for both)."""
+    to = file_link_target(linker, written)
+    if to in merged_away:
+        return to
+    decoded = decoded_link_target(written)
+    if decoded is not None and (other := file_link_target(linker, decoded)) in merged_away:
+        return other
+    return to
 
 
 class MergeLinks:
@@ -51,7 +65,7 @@ class MergeLinks:
                     self.linking.setdefault(link_key(name), []).append(m)
             if "](" in m.text:
                 for _, written in file_link_uses(m.text):
-                    to = file_link_target(m.rel, written)
+                    to = _linked_file(m.rel, written, merged_away)
                     if to is not None and to in merged_away and to != m.rel:
                         self.file_linking.setdefault(to, set()).add((m.rel, written))
         self.by_rel = {m.rel: m for m in mems} if self.file_linking else {}

@@ -247,7 +247,7 @@ def _index_findings(
     out: list[Finding] = []
     reasons = {s.path: s.reason for s in skipped}
     for index in indexes:
-        out.extend(lint_index(index, files_by_scope.get(index.scope, []), reasons))
+        out.extend(lint_index(index, files_by_scope.get(index.scope, []), reasons, memory_dir=root))
     all_files = [rel for rels in files_by_scope.values() for rel in rels]
     nested = nested_index_references(root, all_files)
     out.extend(not_in_index(indexes, files_by_scope, nested, agent_index_owners(root, all_files)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping
 
@@ -18,6 +19,7 @@ from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.shown_names import shell_word
 from memdir_nb.spec.text import as_lf, plural
 from memdir_nb.storage.write_errors import NOT_UTF8_INDEX_FIX
 
@@ -63,21 +65,22 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
 TARGET_QUOTE_CHARS = 200
 
 
-def _check_missing(index: ScopeIndex, files: list[str], c: Collector) -> None:
-    """An index that is not there: refused (a link, a FIFO...) or missing beside memory files."""
+def _check_missing(index: ScopeIndex, files: list[str], c: Collector, rebuild: str) -> None:
+    """An index that is not there: refused (a link, a FIFO...) or missing beside memory files;
+    rebuild is the command that writes one, naming the dir."""
     if index.problem:
         c.add(
             "index-refused",
             f"{index.problem}: not loaded into any prompt",
             "replace it with a regular file inside the memory dir: remove the link or FIFO, "
-            "then run `memdir-nb rebuild-index DIR`",
+            f"then run `{rebuild}`",
         )
     elif files:
         c.add(
             "index-missing",
             f"no {index.path} although {plural(len(files), 'memory file')} "
             f"{'exists' if len(files) == 1 else 'exist'} in this scope",
-            "run `memdir-nb rebuild-index DIR` to write one from the files' frontmatter",
+            f"run `{rebuild}` to write one from the files' frontmatter",
         )
 
 
@@ -200,14 +203,20 @@ def _check_entries(
 
 
 def lint_index(
-    index: ScopeIndex, memory_files: Iterable[str], skipped: Mapping[str, str] | None = None
+    index: ScopeIndex,
+    memory_files: Iterable[str],
+    skipped: Mapping[str, str] | None = None,
+    *,
+    memory_dir: str | os.PathLike[str] | None = None,
 ) -> list[Finding]:
     """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative),
-    and what the scan passed over (memory-dir relative path -> its reason)."""
+    and what the scan passed over (memory-dir relative path -> its reason). memory_dir is the
+    dir a fix's command names (shell-quoted); without it the command says DIR."""
     c = Collector(index.path)
     files = sorted(memory_files)
     if not index.exists:
-        _check_missing(index, files, c)
+        shown = "DIR" if memory_dir is None else shell_word(os.fspath(memory_dir))
+        _check_missing(index, files, c, f"memdir-nb rebuild-index {shown}")
         return c.items
     secrets = Collector(index.path)
     c.secret_values = check_index_secrets(index, secrets)  # first: every quote masks them

@@ -23,6 +23,7 @@ from memdir_nb.spec.constants import (
     MAX_MEMORY_FILES,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.shown_names import shell_word
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.containment import is_real_path_within, real_path
 from memdir_nb.storage.fsutil import folder_blocker
@@ -139,7 +140,7 @@ def _index_file_findings_from_lint(memory_dir: Path, result: LintResult) -> list
                         f"{'exists' if len(scoped) == 1 else 'exist'} in this scope, so none is "
                         "listed up front",
                         where_ix,
-                        f"run `memdir-nb rebuild-index {memory_dir}`",
+                        f"run `memdir-nb rebuild-index {shell_word(memory_dir)}`",
                     )
                 )
     return out

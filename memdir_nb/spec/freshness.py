@@ -8,6 +8,11 @@ from memdir_nb.clock import resolve_now_ms
 
 MS_PER_DAY = 86_400_000
 
+# The age at which the views call a memory stale (worth checking): at least this many whole days
+# old. The one boundary: the browser's badge, the freshness view's stale list and its age bins
+# (one bin starts here) all follow it; the widgets' slider moves it for the stale list only.
+STALE_AFTER_DAYS = 90
+
 # The opening sentence is fixed by the spec ("This memory is N days old."); the caveat after it
 # is the project's own wording of the same rule.
 _STALE_CAVEAT = (
@@ -28,6 +33,11 @@ def memory_age_days(mtime_ms: float, now_ms: float | None = None) -> int:
     if math.isnan(elapsed):
         raise ValueError("mtime_ms and now_ms must be numbers of milliseconds, not NaN")
     return max(0, math.floor(elapsed / MS_PER_DAY))
+
+
+def is_stale_age(age_days: int, stale_after_days: int = STALE_AFTER_DAYS) -> bool:
+    """The views' stale rule: at least stale_after_days whole days old (day 90 is stale at 90)."""
+    return age_days >= stale_after_days
 
 
 def memory_age(mtime_ms: float, now_ms: float | None = None) -> str:

@@ -11,6 +11,7 @@ from typing import Literal
 
 from memdir_nb.formats.index import index_mentions, parse_index
 from memdir_nb.formats.index_lines import URL_SCHEME, link_path
+from memdir_nb.formats.link_escapes import decoded_link_target
 from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -164,10 +165,21 @@ class IndexTargets:
         self._real_parents: dict[str, str] = {}
 
     def locate(self, target: str) -> IndexTarget | None:
-        """Where target leads, or None for an anchor or a URL."""
+        """Where target leads, or None for an anchor or a URL: as written, else with its
+        percent-escapes decoded (formats.link_escapes: `kiln%20days.md` is `kiln days.md`),
+        which passes the same containment."""
         path = link_path(target)
         if not path or URL_SCHEME.match(path):
             return None
+        found = self._located(path)
+        if not found.is_file and (decoded := decoded_link_target(path)) is not None:
+            other = self._located(decoded)
+            if other.is_file:
+                return other
+        return found
+
+    def _located(self, path: str) -> IndexTarget:
+        """Where a link's file part leads (a name that repeats the folder's own looked at twice)."""
         found = self._place(path)
         first, _, rest = path.partition("/")
         # Only a target that starts with the folder's own name is looked at twice: an index of

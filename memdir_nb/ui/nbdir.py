@@ -80,6 +80,12 @@ class DirProfile:
         return self.private_files + self.team_files
 
     @property
+    def markdown_files(self) -> int:
+        """The Markdown files the dir's routes read: its memories (the listing's rule, so never
+        `.trash/`, a folder link out or a repository file), its indexes and its daily logs."""
+        return self.total_files + self.private_index + self.team_index + self.log_files
+
+    @property
     def team_folder(self) -> Path:
         """Where team memory lives (it may not exist)."""
         return self.path / TEAM_DIRNAME

@@ -152,6 +152,21 @@ def test_an_empty_memory_dir_is_named_as_empty_with_where_to_find_the_one_meant(
     assert list(empty.iterdir()) == []  # nothing written
 
 
+def test_scan_opens_with_its_count_when_no_memory_is_listed_and_spaces_it_after_a_manifest(
+    tmp_path: Path,
+) -> None:
+    # the blank line sets the count apart from the manifest above it; with no manifest it was
+    # a stray first line of output
+    empty = tmp_path / "memory"
+    empty.mkdir()
+    out = run_cli("scan", str(empty))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("0 memories listed.\n")
+    (empty / "user_role.md").write_text("---\nname: role\ntype: user\n---\n\nPotter.\n")
+    listed = run_cli("scan", str(empty)).stdout.splitlines()
+    assert listed[0].startswith("- ") and listed[1:3] == ["", "1 memory listed."]
+
+
 def test_a_home_folder_holding_a_claude_home_is_named_as_a_folder_of_memory_dirs(
     tmp_path: Path,
 ) -> None:

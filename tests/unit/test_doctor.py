@@ -353,6 +353,14 @@ def test_another_dir_can_be_checked_with_the_projects_settings(tmp_path: Path) -
     assert {"other-dir-checked", "index-missing"} <= set(codes(report))
 
 
+def test_the_missing_index_fix_names_the_dir_shell_quoted(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    other = tmp_path / "other mem"  # a space: one shell word only when quoted
+    add_memory(other, "feedback_x.md", index=False)
+    report = diagnose(w.config(), memory_dir=other, now_ms=NOW_MS)
+    assert finding(report, "index-missing").fix == f"run `memdir-nb rebuild-index '{other}'`"
+
+
 def test_report_is_json_ready(tmp_path: Path) -> None:
     import json
 

@@ -1458,6 +1458,20 @@ def test_a_markdown_link_pointed_at_a_file_named_with_spaces_stays_a_link(
     assert "Cooling: [the schedule](<project kiln (firing).md>)." in answers
 
 
+def test_a_merge_points_a_percent_escaped_link_to_the_merged_away_file(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # polish36: `[the schedule](project%20kiln%20schedule.md)` names `project kiln schedule.md`
+    # for a Markdown reader, but the merge read it as a file of that name, not there, and left
+    # it pointing at the file it put in .trash/
+    root = real_dir("wikilinked")
+    (root / "project_kiln_schedule.md").rename(root / "project kiln schedule.md")
+    answers = _answers_after_the_merge(
+        root, "\nCooling: [the schedule](project%20kiln%20schedule.md).\n"
+    )
+    assert "Cooling: [the schedule](project_kiln_firing.md)." in answers
+
+
 def test_a_merge_points_markdown_links_to_the_merged_away_file_at_the_one_that_absorbed_it(
     real_dir: Callable[[str], Path],
 ) -> None:

@@ -1048,14 +1048,30 @@ def test_lint_reports_an_index_that_is_a_fifo(tmp_path: Path) -> None:
     assert len(found) == 1 and "FIFO" in found[0].message
 
 
-def test_missing_index_hint_names_the_rebuild_index_command(tmp_path: Path) -> None:
+def test_missing_index_hint_names_the_rebuild_index_command_on_its_own_dir(
+    tmp_path: Path,
+) -> None:
     from memdir_nb.lint import lint_memory_dir
 
-    (tmp_path / "feedback_x.md").write_text(
+    memory_dir = tmp_path / "my memory"  # a space: the command shows it shell-quoted
+    memory_dir.mkdir()
+    (memory_dir / "feedback_x.md").write_text(
         "---\nname: x\ndescription: a b c\ntype: feedback\n---\nbody\n"
     )
-    (hint,) = [f.hint for f in lint_memory_dir(tmp_path) if f.rule == "index-missing"]
-    assert "`memdir-nb rebuild-index DIR`" in hint
+    (hint,) = [f.hint for f in lint_memory_dir(memory_dir) if f.rule == "index-missing"]
+    assert f"`memdir-nb rebuild-index '{memory_dir}'`" in hint
+
+
+def test_a_refused_index_hint_names_the_rebuild_index_command_on_its_own_dir(
+    tmp_path: Path,
+) -> None:
+    from memdir_nb.lint import lint_memory_dir
+
+    memory_dir = tmp_path / "my memory"
+    memory_dir.mkdir()
+    os.mkfifo(memory_dir / "MEMORY.md")
+    (hint,) = [f.hint for f in lint_memory_dir(memory_dir) if f.rule == "index-refused"]
+    assert f"`memdir-nb rebuild-index '{memory_dir}'`" in hint
 
 
 # --- a store step killed half way (issue 10 item 5) -------------------------------------------
@@ -2197,3 +2213,34 @@ def test_a_vague_description_cut_at_a_hash_says_the_comment_marker_cut_it(
     quoted = vague["project_quoted_note.md"].hint
     assert "'Plant' is kept of 'Plant # Brno pressing plant contacts'" in quoted
     assert vague["project_plain_vague.md"].hint == VAGUE_FIX  # no ' #' after its text
+
+
+def test_an_index_line_with_a_percent_escaped_target_lists_its_file(tmp_path: Path) -> None:
+    # `[x](kiln%20days.md)` is how a Markdown reader links `kiln days.md`: not-in-index and a
+    # dangling entry both called it missing
+    write_memory(tmp_path, "kiln days.md", "kiln", "When the kiln is fired", "project", "Why: x")
+    (tmp_path / "MEMORY.md").write_text("- [Kiln days](kiln%20days.md) — firing days\n")
+    found = _rules(tmp_path)
+    assert not {r for _, r in found} & {"not-in-index", "index-dangling-entry"}
+
+
+def test_an_escaped_target_never_leads_out_of_the_dir_nor_to_a_nul(tmp_path: Path) -> None:
+    # docs/security.md section 47: `%2F` makes no folder and `%00` no NUL in a stat
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    (tmp_path / "secret.md").write_text("---\nname: s\ndescription: s\ntype: user\n---\nx\n")
+    write_memory(memory_dir, "a.md", "a", "A note about the kiln", "project", "Why: x")
+    (memory_dir / "MEMORY.md").write_text(
+        "- [A](a.md) — a\n- [Out](..%2Fsecret.md) — out\n- [Nul](a%00.md) — nul\n"
+        "- [Up](%2E%2E/secret.md) — up\n"
+    )
+    found = lint_memory_dir(memory_dir, now_ms=NOW_MS)
+    assert [(f.rule, f.line) for f in found if f.path == "MEMORY.md"] == [
+        ("index-not-pointer", 2),
+        ("index-dangling-entry", 3),
+        ("index-dangling-entry", 4),
+    ]
+    assert [f.message for f in found if f.rule == "index-dangling-entry"] == [
+        "entry points at a%00.md, which does not exist",
+        "entry points at %2E%2E/secret.md, which does not exist",
+    ]

@@ -248,3 +248,22 @@ def test_opening_an_agent_memory_root_read_as_one_dir_says_its_index_is_never_lo
     assert any("MEMORY.md here is never loaded" in h for h in profile.hints)
     assert "note: MEMORY.md here is never loaded" in capsys.readouterr().out
     assert not profile_dir(parent / "tester").hints
+
+
+def test_the_markdown_file_count_is_memories_indexes_and_logs_never_the_trash(
+    tmp_path: Path,
+) -> None:
+    d = tmp_path / "memory"
+    (d / "team").mkdir(parents=True)
+    (d / ".trash" / "b").mkdir(parents=True)
+    (d / "logs" / "2026" / "05").mkdir(parents=True)
+    header = "---\nname: x\ndescription: a note\ntype: user\n---\nbody\n"
+    for rel in ("user_x.md", "team/project_y.md", ".trash/b/user_z.md"):
+        (d / rel).write_text(header, encoding="utf-8")
+    for rel in ("MEMORY.md", "team/MEMORY.md", ".trash/b/MEMORY.md"):
+        (d / rel).write_text("- [x](user_x.md) — a note\n", encoding="utf-8")
+    (d / "logs" / "2026" / "05" / "2026-05-31.md").write_text("- a line\n", encoding="utf-8")
+
+    profile = profile_dir(d)
+
+    assert profile.markdown_files == 5  # two memories, two indexes, one daily log

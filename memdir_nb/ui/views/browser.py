@@ -17,6 +17,7 @@ from memdir_nb.lint.description_audit import DescriptionAudit, audit_description
 from memdir_nb.lint.reading import read_memory_text
 from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS, TEAM_DIRNAME
 from memdir_nb.spec.freshness import (
+    is_stale_age,
     memory_age,
     memory_age_days,
     memory_freshness_note,
@@ -96,7 +97,7 @@ def freshness_badge(age_days: int, *, stale_after_days: int = STALE_AFTER_DAYS) 
     """'fresh' (recalled without a caveat), 'aging' (recalled with one) or 'stale' (old enough to doubt)."""
     if age_days <= 1:
         return "fresh"
-    return "stale" if age_days >= stale_after_days else "aging"
+    return "stale" if is_stale_age(age_days, stale_after_days) else "aging"
 
 
 def audit_row(reader: ContainedReader, root: Path, header: MemoryHeader) -> DescriptionAudit | None:

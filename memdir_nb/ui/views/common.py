@@ -10,11 +10,13 @@ import os
 from collections.abc import Callable
 
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.spec.freshness import STALE_AFTER_DAYS
 from memdir_nb.spec.taxonomy import Scope
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.ui.demo import MARKER_NAME
 
-STALE_AFTER_DAYS = 90  # the views' default "worth checking" age; the widgets let users move it
+__all__ = ["STALE_AFTER_DAYS", "ProgressFn", "index_title", "is_demo_dir"]
+
 ProgressFn = Callable[[int, int], None]
 
 

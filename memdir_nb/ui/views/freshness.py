@@ -5,20 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memdir_nb.spec.freshness import STALE_AFTER_DAYS, is_stale_age
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
 from memdir_nb.ui.views.browser import MemoryRow
-from memdir_nb.ui.views.common import STALE_AFTER_DAYS
 
 __all__ = ["AGE_BINS", "UNTYPED", "FreshnessData", "freshness_data"]
 
-# (label, lowest age in days, highest age in days or None for open-ended)
+# (label, lowest age in days, highest age in days or None for open-ended); one bin starts at the
+# stale age, so the bins from there on hold exactly the memories the stale list names.
 AGE_BINS: tuple[tuple[str, int, int | None], ...] = (
     ("today", 0, 0),
     ("yesterday", 1, 1),
     ("2-7 days", 2, 7),
     ("8-30 days", 8, 30),
-    ("31-90 days", 31, 90),
-    ("91-365 days", 91, 365),
+    (f"31-{STALE_AFTER_DAYS - 1} days", 31, STALE_AFTER_DAYS - 1),
+    (f"{STALE_AFTER_DAYS}-365 days", STALE_AFTER_DAYS, 365),
     ("over a year", 366, None),
 )
 UNTYPED = "(no type)"
@@ -58,7 +59,7 @@ def freshness_data(
     for r in rows:
         counts[r.type or UNTYPED][_bin_index(r.age_days)] += 1
     timeline = [
-        (r.filename, r.type or UNTYPED, r.age_days, r.age_days >= stale_after_days)
+        (r.filename, r.type or UNTYPED, r.age_days, is_stale_age(r.age_days, stale_after_days))
         for r in sorted(rows, key=lambda r: (-r.age_days, r.filename))
     ]
     return FreshnessData(
