@@ -18,7 +18,7 @@ from memdir_nb.formats.index import (
 from memdir_nb.formats.jsonio import dumps_output
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
-from memdir_nb.spec.shown_names import shell_word
+from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.archive import export_archive, format_import_report, import_archive

@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 
 from memdir_nb.dream.plan import plan_consolidation
-from memdir_nb.spec.shown_names import shell_word, terminal_name
+from memdir_nb.spec.shell_words import shell_word
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.home_folders import empty_dir_note
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from memdir_nb.dream.apply import RestoreError, none_selected, preview_trash, restore
 from memdir_nb.spec.constants import TRASH_DIRNAME
-from memdir_nb.spec.shown_names import shell_word, terminal_name
+from memdir_nb.spec.shell_words import shell_word
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import first_few, plural, terminal_line
 
 # The files the listing names for each batch; the rest are counted. A batch of a dream over a

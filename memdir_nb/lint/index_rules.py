@@ -19,7 +19,7 @@ from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
     TEAM_DIRNAME,
 )
-from memdir_nb.spec.shown_names import shell_word
+from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import as_lf, plural
 from memdir_nb.storage.write_errors import NOT_UTF8_INDEX_FIX
 

@@ -23,7 +23,7 @@ from memdir_nb.spec.constants import (
     MAX_MEMORY_FILES,
     TEAM_DIRNAME,
 )
-from memdir_nb.spec.shown_names import shell_word
+from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.containment import is_real_path_within, real_path
 from memdir_nb.storage.fsutil import folder_blocker

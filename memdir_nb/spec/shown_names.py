@@ -25,7 +25,6 @@ character, so the print boundary's own pass leaves it as it is, but a second
 from __future__ import annotations
 
 import re
-import shlex
 
 from memdir_nb.spec.text import UNSAFE_CLASS, compiled_on_first_use, escape_of, terminal_line
 
@@ -83,10 +82,3 @@ def lone_surrogates_shown(text: str) -> str:
     if text.isascii() and "\\" not in text:
         return text
     return _SHOWN_SURROGATE().sub(_surrogate_shown, text)
-
-
-def shell_word(value: object) -> str:
-    """A path (or other value) shown as one word of a command a fix text gives: shell-quoted
-    (`shlex.quote`, so a space or a `$` in it stays one word), on one line (`terminal_line`).
-    The one form of a dir in a printed command: restore's hints, lint's and doctor's fixes."""
-    return terminal_line(shlex.quote(str(value)))

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memdir_nb.spec.shown_names import shell_word, terminal_name
+from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import terminal_line, terminal_safe
 
 _ESCAPE_TEXT = re.compile(r"(\\+)(x[0-9a-f]{2}|u[0-9a-f]{4})")
@@ -59,10 +59,3 @@ def test_every_name_reads_back_from_how_it_is_shown(name: str) -> None:
 def test_a_name_with_no_escape_text_is_shown_as_terminal_line_shows_it() -> None:
     for name in ("user_a.md", "team/x.md", "C:\\Users\\jo", "caf\u00e9.md", "a\\\\b", "x\\"):
         assert terminal_name(name) == terminal_line(name)
-
-
-def test_a_shell_word_is_one_quoted_word_on_one_line() -> None:
-    assert shell_word("/tmp/plain") == "/tmp/plain"
-    assert shell_word("/tmp/my memory") == "'/tmp/my memory'"
-    assert shell_word("/tmp/it's") == "'/tmp/it'\"'\"'s'"
-    assert "\n" not in shell_word("/tmp/a\nFORGED")
