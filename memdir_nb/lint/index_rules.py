@@ -91,11 +91,12 @@ def _moved_files(files: list[str], scope: str) -> MovedFiles:
 
 
 def _dangling_entry(
-    e: IndexEntry, c: Collector, reason: str | None, moved_files: MovedFiles | None
+    e: IndexEntry, c: Collector, reason: str | None, moved_files: MovedFiles | None, rebuild: str
 ) -> None:
     """index-dangling-entry for a linked line no memory file answers to: what the scan passed
     over at that name (reason: a symlink loop, a FIFO) is named as what it is; else a file of
-    that name elsewhere in the scope (moved_files), or none."""
+    that name elsewhere in the scope (moved_files), or none. rebuild is the command that writes
+    the index anew, naming the dir (_rebuild_command)."""
     target = c.quote(e.target, TARGET_QUOTE_CHARS)
     if reason is not None:
         message = f"entry points at {target}, which is there but not read: {reason}"
@@ -109,8 +110,8 @@ def _dangling_entry(
             "but nothing here"
         )
         fix = (
-            "point the line at the file's own spelling (`memdir-nb rebuild-index DIR "
-            "--drop-dangling` writes the line anew), or rename the file to the line's"
+            f"point the line at the file's own spelling (`{rebuild} --drop-dangling` writes the "
+            "line anew), or rename the file to the line's"
         )
     else:
         moved = moved_files.find(e.target) if moved_files is not None else None
@@ -130,7 +131,7 @@ def _skip_key(index: ScopeIndex, target: str) -> str:
 
 
 def _check_entries(
-    index: ScopeIndex, c: Collector, files: list[str], skipped: Mapping[str, str]
+    index: ScopeIndex, c: Collector, files: list[str], skipped: Mapping[str, str], rebuild: str
 ) -> None:
     """Entry rules: a target listed twice, a target that does not exist, a link outside."""
     seen: dict[str, int] = {}
@@ -163,7 +164,7 @@ def _check_entries(
         reason = skipped.get(_skip_key(index, e.target))
         if reason is None:
             moved_files = moved_files or _moved_files(files, index.scope)
-        _dangling_entry(e, c, reason, moved_files)
+        _dangling_entry(e, c, reason, moved_files, rebuild)
     # A line the index's target check counts as a file, at a name the scan passed over: a
     # chain only a little past 40 links, which the check resolves loosely (the kernel follows
     # the rest) while the scan's stat meets ELOOP; or a file replaced since the listing.
@@ -171,7 +172,7 @@ def _check_entries(
     for e in index.entries:
         reason = skipped.get(_skip_key(index, e.target)) if e.linked else None
         if reason is not None and e.line_no not in resolved:
-            _dangling_entry(e, c, reason, None)
+            _dangling_entry(e, c, reason, None, rebuild)
     for e in index.outside:
         key = index.other_projects.get(e.line_no)
         if key is not None:
@@ -202,6 +203,13 @@ def _check_entries(
         )
 
 
+def _rebuild_command(memory_dir: str | os.PathLike[str] | None) -> str:
+    """`memdir-nb rebuild-index` naming the dir shell-quoted (DIR when lint was not told it):
+    the one spelling of the command the index rules' fixes give."""
+    shown = "DIR" if memory_dir is None else shell_word(os.fspath(memory_dir))
+    return f"memdir-nb rebuild-index {shown}"
+
+
 def lint_index(
     index: ScopeIndex,
     memory_files: Iterable[str],
@@ -214,9 +222,9 @@ def lint_index(
     dir a fix's command names (shell-quoted); without it the command says DIR."""
     c = Collector(index.path)
     files = sorted(memory_files)
+    rebuild = _rebuild_command(memory_dir)
     if not index.exists:
-        shown = "DIR" if memory_dir is None else shell_word(os.fspath(memory_dir))
-        _check_missing(index, files, c, f"memdir-nb rebuild-index {shown}")
+        _check_missing(index, files, c, rebuild)
         return c.items
     secrets = Collector(index.path)
     c.secret_values = check_index_secrets(index, secrets)  # first: every quote masks them
@@ -255,7 +263,7 @@ def lint_index(
                 "shorten the hook to one line; detail belongs in the topic file",
                 no,
             )
-    _check_entries(index, c, files, skipped or {})
+    _check_entries(index, c, files, skipped or {}, rebuild)
     return c.items + secrets.items
 
 

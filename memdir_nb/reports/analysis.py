@@ -19,7 +19,7 @@ from memdir_nb.home.claude_homes import no_claude_home
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import index_should_list, indexed_files, lint_dir, read_scope_indexes
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, PROJECTS_DIRNAME
-from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.spec.freshness import STALE_AFTER_DAYS, memory_age_days
 from memdir_nb.storage.agent_root_index import agent_index_owners
 from memdir_nb.storage.index_files import loaded_index_references
 
@@ -48,13 +48,15 @@ COLUMNS = (
     "lint_count",
     "lint_errors",
 )
-# Upper bounds (days, inclusive) of the age buckets, with their labels.
+# Upper bounds (days, inclusive) of the age buckets, with their labels. A bucket starts at
+# STALE_AFTER_DAYS, the views' stale rule (spec.freshness.is_stale_age), as the freshness view
+# bins: every age in it and after it is stale, none before (tidy36: it was 31-90 / 91-365).
 AGE_BUCKETS: tuple[tuple[float, str], ...] = (
     (1, "0-1 days"),
     (7, "2-7 days"),
     (30, "8-30 days"),
-    (90, "31-90 days"),
-    (365, "91-365 days"),
+    (STALE_AFTER_DAYS - 1, f"31-{STALE_AFTER_DAYS - 1} days"),
+    (365, f"{STALE_AFTER_DAYS}-365 days"),
     (float("inf"), "over a year"),
 )
 

@@ -21,6 +21,7 @@ from memdir_nb.reports.analysis import (
     to_dataframe,
     to_dataframe_many,
 )
+from memdir_nb.spec.freshness import is_stale_age
 from memdir_nb.ui.demo import build_demo_memory_dir, demo_memories
 
 NOW_MS = 1_780_000_000_000.0
@@ -93,12 +94,23 @@ def test_index_budget_frame_has_a_row_per_index(demo: Path) -> None:
         (1, "0-1 days"),
         (2, "2-7 days"),
         (30, "8-30 days"),
-        (365, "91-365 days"),
+        (89, "31-89 days"),
+        (90, "90-365 days"),
+        (365, "90-365 days"),
         (366, "over a year"),
     ],
 )
 def test_age_buckets_edges(days: int, label: str) -> None:
     assert age_bucket(days) == label
+
+
+def test_an_age_bucket_holds_only_stale_or_only_fresh_ages_by_the_views_stale_rule() -> None:
+    """tidy36: the 31-90 bucket held day 89 (fresh) and day 90 (stale by is_stale_age, the
+    freshness view's and the browser's rule): the dashboard's bins and its stale list disagreed."""
+    stale_by_bucket: dict[str, set[bool]] = {}
+    for days in range(0, 2 * 365):
+        stale_by_bucket.setdefault(age_bucket(days), set()).add(is_stale_age(days))
+    assert all(len(kinds) == 1 for kinds in stale_by_bucket.values()), stale_by_bucket
 
 
 def test_analysis_sees_every_file_beyond_the_selector_cap(tmp_path: Path) -> None:

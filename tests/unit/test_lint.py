@@ -2063,18 +2063,21 @@ def test_an_index_line_naming_a_file_in_its_other_normal_form_says_so_with_both_
 ) -> None:
     """attack34: a line written `café` composed for a file macOS named decomposed was "entry
     points at project_café.md, which does not exist" beside "project_café.md: not listed":
-    one name on screen, both said to be missing. The finding now spells both and the fix."""
+    one name on screen, both said to be missing. The finding now spells both and the fix,
+    whose command names the real dir shell-quoted (tidy36: it said a literal DIR)."""
     composed = unicodedata.normalize("NFC", "project_café.md")
     decomposed = unicodedata.normalize("NFD", "project_café.md")
-    write_memory(tmp_path, decomposed, "Cafe", "The cafe on the corner", "project", "Open at 8.")
-    (tmp_path / "MEMORY.md").write_text(f"- [Cafe]({composed}) — the corner cafe\n")
-    findings = lint_memory_dir(tmp_path, now_ms=NOW_MS)
+    memory_dir = tmp_path / "my memory"  # a space: the command shows it shell-quoted
+    memory_dir.mkdir()
+    write_memory(memory_dir, decomposed, "Cafe", "The cafe on the corner", "project", "Open at 8.")
+    (memory_dir / "MEMORY.md").write_text(f"- [Cafe]({composed}) — the corner cafe\n")
+    findings = lint_memory_dir(memory_dir, now_ms=NOW_MS)
     (dangling,) = [f for f in findings if f.rule == "index-dangling-entry"]
     assert "project_caf\\xe9.md (composed, NFC), which does not exist" in dangling.message
     assert "project_cafe\\u0301.md (decomposed, NFD, as macOS writes names) is there" in (
         dangling.message
     )
-    assert "rebuild-index DIR --drop-dangling" in dangling.hint
+    assert f"`memdir-nb rebuild-index '{memory_dir}' --drop-dangling`" in dangling.hint
 
 
 def test_an_agent_memory_roots_own_index_is_an_error_naming_the_memories_no_agent_sees(
