@@ -20,6 +20,7 @@ from memdir_nb.extract.sandbox import (
     write_name_problem,
 )
 from memdir_nb.formats.index import index_cap_verdict
+from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     TOOL_BASH_MAX_OUTPUT_BYTES,
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from memdir_nb.storage.transaction import StoreTransaction, Target
 
 log = logging.getLogger(__name__)
+log.addFilter(OneLineRecords())  # a note names memory names and the dir: one line a record
 
 MAX_TOOL_OUTPUT_CHARS = 30_000
 BASH_TIMEOUT_S = 30.0

@@ -1,7 +1,8 @@
 """The print boundary for what the package logs: a warning is one record, a record one line.
 
 :class:`OneLineRecords`, on every logger of the package that warns (`home.config`,
-`home.paths`, `home.git_root`, `storage.store`, `recall.model_files`), passes each record's message through
+`home.paths`, `home.git_root`, `storage.store`, `recall.model_files`, `extract.runner`;
+tests/unit/test_security_log_lines.py checks every module-level logger), passes each record's message through
 :func:`memdir_nb.spec.text.terminal_line`, whatever handler then prints it: Python's
 last-resort handler on a CLI's stderr, a notebook's, or one the user set up. A settings file's
 or a `.git` pointer's path holding a newline (a project folder named `p\nFORGED: …`) otherwise
