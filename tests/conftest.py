@@ -1137,6 +1137,27 @@ def build_spaced_folders_dir(root: Path) -> Path:
     return root
 
 
+def build_numbered_bold_index_dir(root: Path) -> Path:
+    """An explorer agent's index that numbers its reference files as bold names under headings,
+    with notes between them and reading steps naming the files in prose (real37: `### 1.
+    **SCSS-PATTERNS.md** \u2014 hook`, then `1. **Read**: SCSS-PATTERNS.md \u2014 pattern 2`). Three
+    files are headed so, one only named in a step, one named nowhere."""
+    for stem in ("KILN-LOG", "GLAZE-TABLE", "CLAY-BODIES", "FIRING-STEPS", "SHELF-MAP"):
+        _put(
+            root / f"{stem}.md",
+            f"# {stem.replace('-', ' ').title()}\n\nNotes kept by the explorer.\n",
+        )
+    _put(
+        root / "MEMORY.md",
+        "# MEMORY \u2014 Studio exploration\n\n## Files\n\n"
+        "### 1. **KILN-LOG.md** \u2014 every firing since March\n- cone, hours, faults\n\n"
+        "### 2. **GLAZE-TABLE.md** \u2014 tested glazes by cone\n\n"
+        "3. **CLAY-BODIES.md** \u2014 the three bodies in use\n\n"
+        "## How to read\n\n1. **Read**: FIRING-STEPS.md \u2014 before a glaze firing\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1173,6 +1194,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "cloned-over-cap": build_cloned_over_cap_dir,
     "numbered-files": build_numbered_files_dir,
     "spaced-folders": build_spaced_folders_dir,
+    "numbered-bold-index": build_numbered_bold_index_dir,
 }
 
 
