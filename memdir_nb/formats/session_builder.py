@@ -103,9 +103,7 @@ class SessionBuilder:
         kind = kind if isinstance(kind, str) else "?"
         count_record_type(self.session.record_counts, kind)
         self._prefix.note(record, self.turn_count)
-        self._note_time(record.get("timestamp"))
-        if snap := tr.snapshot_time(record):  # no timestamp of its own (real37)
-            self._snap_first, self._snap_last = self._snap_first or snap, max(snap, self._snap_last)
+        self._note_time(record)
         uuid = hash(record["uuid"]) if isinstance(record.get("uuid"), str) else None
         if uuid in self._uuids and kind in ("user", "assistant", "system"):
             # the same record written again (a second /compact in one process re-appends the
@@ -183,13 +181,16 @@ class SessionBuilder:
 
     # -- facts -------------------------------------------------------------------------------
 
-    def _note_time(self, stamp: object) -> None:
+    def _note_time(self, record: Mapping[str, Any]) -> None:
+        stamp = record.get("timestamp")
         if isinstance(stamp, str) and stamp:
             s = self.session
             if s.first_timestamp is None:
                 s.first_timestamp = stamp
             if s.last_timestamp is None or stamp > s.last_timestamp:
                 s.last_timestamp = stamp
+        elif snap := tr.snapshot_time(record):  # no timestamp of its own (real37)
+            self._snap_first, self._snap_last = self._snap_first or snap, max(snap, self._snap_last)
 
     def _facts(self, record: Mapping[str, Any]) -> None:
         s = self.session
