@@ -1158,6 +1158,32 @@ def build_numbered_bold_index_dir(root: Path) -> Path:
     return root
 
 
+def build_agent_root_stray_index_dir(root: Path) -> Path:
+    """agent-memory/ whose own MEMORY.md is a copy of one agent's index (real37: a researcher
+    agent's lines written at the root, its files in researcher/ with an index of their own).
+    One line's file is at the root; two point at files only the glazer's folder holds.
+
+    Returns the agent-memory/ folder."""
+    parent = root / "agent-memory"
+    for rel, kind in (
+        ("glazer/project_cone_six_tests.md", "project"),
+        ("glazer/reference_frit_suppliers.md", "reference"),
+        ("project_studio_move.md", "project"),
+    ):
+        stem = rel.rsplit("/", 1)[-1][:-3]
+        _put(parent / rel, flat_memory(stem, f"about {stem}", kind, "Body."))
+    lines = (
+        "- [Cone six tests](project_cone_six_tests.md) \u2014 which glazes held\n"
+        "- [Frit suppliers](reference_frit_suppliers.md) \u2014 who sells what\n"
+    )
+    _put(parent / "glazer" / "MEMORY.md", "# Glazer memory\n\n" + lines)
+    _put(
+        parent / "MEMORY.md",
+        "# Glazer memory\n\n" + lines + "- [Studio move](project_studio_move.md) \u2014 May\n",
+    )
+    return parent
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1195,6 +1221,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "numbered-files": build_numbered_files_dir,
     "spaced-folders": build_spaced_folders_dir,
     "numbered-bold-index": build_numbered_bold_index_dir,
+    "agent-root-stray-index": build_agent_root_stray_index_dir,
 }
 
 
