@@ -359,7 +359,7 @@ class MemdirConfig:
             anthropic_api_key=_nonempty(env.get("ANTHROPIC_API_KEY")),
             selector=selector,
             demo_dir=_nonempty(env.get("MEMDIR_NB_DIR")),
-            cache_dir=_cache_dir(env, home, claude_home, problems),
+            cache_dir=_cache_dir(env, home, (claude_home, cwd), problems),
             xdg_config_home=xdg_config_home,
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
@@ -412,7 +412,7 @@ def _claude_home(env: Mapping[str, str], home: Path, problems: list[str]) -> tup
 
 
 def _cache_dir(
-    env: Mapping[str, str], home: Path, claude_home: Path, problems: list[str]
+    env: Mapping[str, str], home: Path, where: tuple[Path, Path], problems: list[str]
 ) -> str | None:
     """MEMDIR_NB_CACHE_DIR, else XDG_CACHE_HOME/memdir_nb: absolute (or ~/), in no memory dir."""
     names = ("MEMDIR_NB_CACHE_DIR", "XDG_CACHE_HOME")
@@ -423,7 +423,8 @@ def _cache_dir(
         xdg = found[0] == "XDG_CACHE_HOME"  # its memdir_nb folder, then
         chosen = str(Path(found[1]) / "memdir_nb") if xdg else found[1]
         memory_dirs = tuple(env[name] for name in sorted(MEMORY_DIR_ENV_VARS) if env.get(name))
-        why = cache_folder_problem(str(expand_user(chosen, home)), claude_home, memory_dirs)
+        folder = str(expand_user(chosen, home))
+        why = cache_folder_problem(folder, where[0], os.fspath(where[1]), memory_dirs)
         if why:
             said.append(
                 f"{found[0]}={found[1]!r} {why}; using {instead} instead. The caches keep "

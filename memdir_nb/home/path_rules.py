@@ -18,7 +18,12 @@ from collections.abc import Mapping
 from pathlib import PurePath
 
 from memdir_nb.home.passwd import home_from_passwd
-from memdir_nb.spec.constants import AGENT_MEMORY_DIRNAME, ENTRYPOINT_NAME, PROJECTS_DIRNAME
+from memdir_nb.spec.constants import (
+    AGENT_MEMORY_DIRNAME,
+    AGENT_MEMORY_LOCAL_DIRNAME,
+    ENTRYPOINT_NAME,
+    PROJECTS_DIRNAME,
+)
 from memdir_nb.spec.text import without_lone_surrogates
 from memdir_nb.storage.containment import (
     PathTraversalError,
@@ -236,18 +241,19 @@ def configured_dirs(
 
 
 def cache_folder_problem(
-    folder: str, claude_home: str | os.PathLike[str], memory_dirs: tuple[str, ...]
+    folder: str, claude_home: str | os.PathLike[str], cwd: str, memory_dirs: tuple[str, ...]
 ) -> str | None:
     """Why folder cannot hold memdir_nb's caches (it is in, or is, a memory dir), else None.
 
     The caches hold what was read out of memory dirs: the vector cache's snippets table keeps
     the text of every memory recalled, in any project, beside 42 MB of layer matrices. Kept in
-    a memory dir they are files Claude Code's team sync, `export --archive` and a teammate's
-    clone carry; kept in a team folder, private memories of every project were written where
+    a team folder (which teams keep in git or sync by rsync) or in a project's agent memory
+    (committed with the repository), private memories of every project were written where
     teammates read them, past the secret guard (attack37). A relative value is refused by
     `configured_dirs`; this refuses an absolute one that leads into memory, by its real path:
     the Claude home's projects/ and agent-memory/ folders (every project and agent memory dir,
-    and the transcripts), the memory dirs configured (`memory_dirs`), a folder holding
+    and the transcripts), the project's .claude/agent-memory(-local)/ folders under cwd, the
+    memory dirs configured (`memory_dirs`), a folder holding
     MEMORY.md or inside one, and a folder that holds Markdown files (memdir_nb writes none
     into its cache, so such a folder is someone's notes: a memory dir without its index)."""
     try:
@@ -255,6 +261,8 @@ def cache_folder_problem(
         roots = [
             os.path.join(os.fspath(claude_home), PROJECTS_DIRNAME),
             os.path.join(os.fspath(claude_home), AGENT_MEMORY_DIRNAME),
+            os.path.join(cwd, ".claude", AGENT_MEMORY_DIRNAME),
+            os.path.join(cwd, ".claude", AGENT_MEMORY_LOCAL_DIRNAME),
             *memory_dirs,
         ]
         for root in roots:

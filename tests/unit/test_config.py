@@ -806,6 +806,8 @@ def _memory_dir_with_a_memory(folder: Path) -> Path:
         "CLAUDE_HOME/projects/-p/memory/team",  # its team scope, which teammates share
         "CLAUDE_HOME/projects/-p/memory/team/cache",  # a folder made inside it
         "CLAUDE_HOME/agent-memory/planner",  # an agent's user-scope memory
+        "PROJECT/.claude/agent-memory",  # the project's agent memory, committed with it
+        "PROJECT/.claude/agent-memory-local/planner",
         "TMP/notes",  # any folder holding a MEMORY.md
         "TMP/notes/cache",  # and any folder inside one
         "TMP/loose",  # a folder of memories (.md files) without an index
@@ -827,7 +829,11 @@ def test_a_cache_folder_inside_a_memory_dir_is_refused_with_a_problem(
     _memory_dir_with_a_memory(tmp / "loose")
     _memory_dir_with_a_memory(claude_home / "projects" / "-p" / "memory" / "team")
     (tmp / "override").mkdir()
-    folder = where.replace("CLAUDE_HOME", str(claude_home)).replace("TMP", str(tmp))
+    folder = (
+        where.replace("CLAUDE_HOME", str(claude_home))
+        .replace("TMP", str(tmp))
+        .replace("PROJECT", str(world["project"]))
+    )
     env = {
         "MEMDIR_NB_CACHE_DIR": folder,
         "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(tmp / "override"),
