@@ -102,6 +102,7 @@ SHOWN_AS_NOTHING = {
     "zero-width non-joiner": "\u200c",
     "emoji variation selector": "\ufe0f",
     "ideographic variation selector": "\U000e0100",
+    "Mongolian free variation selector": "\u180b",
 }
 
 
@@ -138,6 +139,7 @@ def test_a_name_holding_a_character_that_shows_as_nothing_is_refused_by_every_ro
         "user_\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f.md",  # England
         "user_\u0645\u200c\u06cc.md",  # a non-joiner in Persian
         "user_\u845b\U000e0100.md",  # an ideographic variation selector
+        "user_\u1820\u180b.md",  # a Mongolian free variation selector after a Mongolian letter
     ],
 )
 def test_characters_that_scripts_and_emoji_need_still_pass_the_gate(name: str) -> None:
