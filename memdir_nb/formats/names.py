@@ -65,6 +65,17 @@ _INVISIBLE_CLASS = (
     "\U000e0000-\U000e00ff\U000e01f0-\U000e0fff"
 )
 _INVISIBLE = compiled_on_first_use(f"[{_INVISIBLE_CLASS}]")
+# The kept marks where no script or emoji uses them, so they show as nothing (attack37): a
+# joiner at an end of the text or beside an ASCII character (emoji, Indic and Arabic scripts
+# join non-ASCII characters), a variation selector at the start or after an ASCII character
+# other than a keycap's base (0-9, #, *: `1<U+FE0F><U+20E3>` is 1️⃣), a Mongolian free variation
+# selector after anything but a Mongolian letter. `user_a<U+200D>.md` was a second `user_a.md`
+# in every listing, index line and finding.
+_STRAY_MARK = compiled_on_first_use(
+    "(?:^|[\x00-\x7f])([\u200c\u200d])|([\u200c\u200d])(?:$|[\x00-\x7f])"
+    "|(?:^|[\x00-\x22\x24-\x29\x2b-\x2f\x3a-\x7f])([\ufe00-\ufe0f\U000e0100-\U000e01ef])"
+    "|(?<![\u1800-\u18af])([\u180b-\u180d\u180f])"  # Mongolian ones after no Mongolian
+)
 _EMOJI_TAG_SEQUENCE = compiled_on_first_use("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 
@@ -73,7 +84,10 @@ def _invisible_char(text: str) -> str | None:
     found = _INVISIBLE().search(text)
     if found is not None and "\U0001f3f4" in text:  # a flag's tags are the flag, not hidden
         found = _INVISIBLE().search(_EMOJI_TAG_SEQUENCE().sub("\U0001f3f4", text))
-    return found.group() if found is not None else None
+    if found is not None:
+        return found.group()
+    stray = _STRAY_MARK().search(text)
+    return next(g for g in stray.groups() if g) if stray is not None else None
 
 
 def control_problem(text: str) -> str | None:

@@ -38,7 +38,7 @@ from memdir_nb.home.env_blocks import effective_environment as effective_environ
 from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
 from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
-from memdir_nb.home.path_rules import configured_dirs, under_home
+from memdir_nb.home.path_rules import cache_folder_problem, configured_dirs, under_home
 from memdir_nb.home.settings_keys import MEMORY_SETTINGS_KEYS as MEMORY_SETTINGS_KEYS  # re-exported
 from memdir_nb.home.settings_keys import typed_key_problems
 from memdir_nb.home.warn_once import WarnedOnce
@@ -359,7 +359,7 @@ class MemdirConfig:
             anthropic_api_key=_nonempty(env.get("ANTHROPIC_API_KEY")),
             selector=selector,
             demo_dir=_nonempty(env.get("MEMDIR_NB_DIR")),
-            cache_dir=_cache_dir(env, home, problems),
+            cache_dir=_cache_dir(env, home, (claude_home, cwd), problems),
             xdg_config_home=xdg_config_home,
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
@@ -411,15 +411,30 @@ def _claude_home(env: Mapping[str, str], home: Path, problems: list[str]) -> tup
     return (Path(found[1]), True) if found else (claude_home, False)
 
 
-def _cache_dir(env: Mapping[str, str], home: Path, problems: list[str]) -> str | None:
-    """MEMDIR_NB_CACHE_DIR, else XDG_CACHE_HOME/memdir_nb, each only when absolute (or ~/)."""
+def _cache_dir(
+    env: Mapping[str, str], home: Path, where: tuple[Path, Path], problems: list[str]
+) -> str | None:
+    """MEMDIR_NB_CACHE_DIR, else XDG_CACHE_HOME/memdir_nb: absolute (or ~/), in no memory dir."""
     names = ("MEMDIR_NB_CACHE_DIR", "XDG_CACHE_HOME")
-    found, said = configured_dirs(env, names, f"{home / '.cache' / 'memdir_nb'}", tilde=True)
+    instead = f"{home / '.cache' / 'memdir_nb'}"
+    found, said = configured_dirs(env, names, instead, tilde=True)
+    chosen: str | None = None
+    if found:
+        xdg = found[0] == "XDG_CACHE_HOME"  # its memdir_nb folder, then
+        chosen = str(Path(found[1]) / "memdir_nb") if xdg else found[1]
+        memory_dirs = tuple(env[name] for name in sorted(MEMORY_DIR_ENV_VARS) if env.get(name))
+        folder = str(expand_user(chosen, home))
+        why = cache_folder_problem(folder, where[0], os.fspath(where[1]), memory_dirs)
+        if why:
+            said.append(
+                f"{found[0]}={found[1]!r} {why}; using {instead} instead. The caches keep "
+                "the text of memories recalled: set it to a folder outside every memory dir."
+            )
+            chosen = None
     for problem in said:
         logger.warning(problem)
     problems.extend(said)
-    xdg = found is not None and found[0] == "XDG_CACHE_HOME"  # its memdir_nb folder, then
-    return (str(Path(found[1]) / "memdir_nb") if xdg else found[1]) if found else None
+    return chosen
 
 
 def _read_settings(

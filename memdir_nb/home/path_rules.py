@@ -10,6 +10,7 @@ the folder name that keys its memory by `sanitize_path`, as Claude Code names it
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import unicodedata
@@ -17,7 +18,18 @@ from collections.abc import Mapping
 from pathlib import PurePath
 
 from memdir_nb.home.passwd import home_from_passwd
+from memdir_nb.spec.constants import (
+    AGENT_MEMORY_DIRNAME,
+    AGENT_MEMORY_LOCAL_DIRNAME,
+    ENTRYPOINT_NAME,
+    PROJECTS_DIRNAME,
+)
 from memdir_nb.spec.text import without_lone_surrogates
+from memdir_nb.storage.containment import (
+    PathTraversalError,
+    is_real_path_within,
+    realpath_deepest_existing,
+)
 
 MAX_SANITIZED_LENGTH = 200
 _KEY_MAX_LENGTH = MAX_SANITIZED_LENGTH + 1 + 7  # a long path's key: 200, a dash, 2**31 in base 36
@@ -25,6 +37,7 @@ _NETWORK_PREFIXES = ("\\\\", "//")
 
 __all__ = [
     "MAX_SANITIZED_LENGTH",
+    "cache_folder_problem",
     "configured_dirs",
     "folder_keyed",
     "is_project_key",
@@ -225,6 +238,54 @@ def configured_dirs(
             "Set it to an absolute path."
         )
     return None, problems
+
+
+def cache_folder_problem(
+    folder: str, claude_home: str | os.PathLike[str], cwd: str, memory_dirs: tuple[str, ...]
+) -> str | None:
+    """Why folder cannot hold memdir_nb's caches (it is in, or is, a memory dir), else None.
+
+    The caches hold what was read out of memory dirs: the vector cache's snippets table keeps
+    the text of every memory recalled, in any project, beside 42 MB of layer matrices. Kept in
+    a team folder (which teams keep in git or sync by rsync) or in a project's agent memory
+    (committed with the repository), private memories of every project were written where
+    teammates read them, past the secret guard (attack37). A relative value is refused by
+    `configured_dirs`; this refuses an absolute one that leads into memory, by its real path:
+    the Claude home's projects/ and agent-memory/ folders (every project and agent memory dir,
+    and the transcripts), the project's .claude/agent-memory(-local)/ folders under cwd, the
+    memory dirs configured (`memory_dirs`), a folder holding
+    MEMORY.md or inside one, and a folder that holds Markdown files (memdir_nb writes none
+    into its cache, so such a folder is someone's notes: a memory dir without its index)."""
+    try:
+        real = realpath_deepest_existing(folder)
+        roots = [
+            os.path.join(os.fspath(claude_home), PROJECTS_DIRNAME),
+            os.path.join(os.fspath(claude_home), AGENT_MEMORY_DIRNAME),
+            os.path.join(cwd, ".claude", AGENT_MEMORY_DIRNAME),
+            os.path.join(cwd, ".claude", AGENT_MEMORY_LOCAL_DIRNAME),
+            *memory_dirs,
+        ]
+        for root in roots:
+            within = os.path.isabs(root) and is_real_path_within(
+                real, realpath_deepest_existing(root), or_equal=True
+            )
+            if within:
+                return f"is inside {root}, where memory lives"
+    except (PathTraversalError, OSError):
+        return None  # a folder that cannot be resolved cannot be made either: the cache says so
+    current = real
+    while True:
+        if os.path.isfile(os.path.join(current, ENTRYPOINT_NAME)):
+            return f"is inside the memory dir {current} (it holds {ENTRYPOINT_NAME})"
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    with contextlib.suppress(OSError), os.scandir(real) as entries:
+        for entry in entries:
+            if entry.name.endswith(".md"):
+                return f"holds memory files ({entry.name}), as a memory dir does"
+    return None
 
 
 def under_home(home: str | os.PathLike[str], rest: str) -> str:

@@ -27,7 +27,7 @@ import calendar
 import datetime as _dt
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from memdir_nb.spec.text import fence_change, has_ascii_fold
@@ -135,13 +135,23 @@ class DateResolution:
 
 def local_date(now_ms: float) -> _dt.date:
     """The local calendar date of a clock reading in milliseconds."""
-    return _dt.date(*time.localtime(now_ms / 1000)[:3])
+    return _calendar_date(time.localtime, now_ms)
 
 
 def utc_date(now_ms: float) -> _dt.date:
     """The UTC calendar date of a clock reading in milliseconds: a date that is the same on
     every machine (no single moment has one local date from UTC-12 to UTC+14)."""
-    return _dt.date(*time.gmtime(now_ms / 1000)[:3])
+    return _calendar_date(time.gmtime, now_ms)
+
+
+def _calendar_date(fields: Callable[[float], time.struct_time], now_ms: float) -> _dt.date:
+    """The date of a reading, the calendar's last (or first) day past its ends: a memory's
+    `modified: 9999-12-31T23:00:00Z` is in year 10000 east of UTC, and raised out of the dream
+    plan there (attack37)."""
+    try:
+        return _dt.date(*fields(now_ms / 1000)[:3])
+    except (ValueError, OverflowError, OSError):
+        return _dt.date.max if now_ms > 0 else _dt.date.min
 
 
 def _weekday_anchored(line: str, start: int, end: int) -> bool:
@@ -362,7 +372,19 @@ _OFFSETS = {"this": 0, "the": 0, "coming": 1, "next": 1, "last": -1, "past": -1}
 
 
 def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None:
-    """What a relative date phrase means on `today`, or None when it names no definite date."""
+    """What a relative date phrase means on `today`, or None when it names no definite date.
+
+    A date past the calendar's ends (year 1 to 9999) is no date either: `today` comes from a
+    memory's `modified:`, which anyone writing a memory sets, and "next year" on 9999-12-31
+    raised out of the whole dream plan, naming no file (attack37). Such a phrase is left as
+    written, as one naming no single day is."""
+    try:
+        return _resolved(phrase, today)
+    except (ValueError, OverflowError):  # date(10000, 1, 1), date.max + a day
+        return None
+
+
+def _resolved(phrase: str, today: _dt.date) -> DateResolution | None:
     m = _PHRASE.fullmatch(phrase.strip())
     if m is None:
         bare = _BARE_WEEKDAY.fullmatch(phrase.strip())

@@ -96,6 +96,13 @@ SHOWN_AS_NOTHING = {
     "invisible times": "\u2062",
     "tag letter a": "\U000e0061",
     "Khmer inherent vowel": "\u17b4",
+    # attack37: kept for the scripts and emoji that need them, but beside an ASCII character
+    # no script joins nor varies: `user_a<U+200D>.md` was a second `user_a.md` in every listing
+    "zero-width joiner": "\u200d",
+    "zero-width non-joiner": "\u200c",
+    "emoji variation selector": "\ufe0f",
+    "ideographic variation selector": "\U000e0100",
+    "Mongolian free variation selector": "\u180b",
 }
 
 
@@ -125,11 +132,14 @@ def test_a_name_holding_a_character_that_shows_as_nothing_is_refused_by_every_ro
 @pytest.mark.parametrize(
     "name",
     [
-        "user_\u200d\U0001f600.md",  # a joiner inside an emoji
+        "user_\U0001f469\u200d\U0001f4bb.md",  # a joiner inside an emoji: woman technologist
+        "user_1\ufe0f\u20e3.md",  # a variation selector in a keycap: 1️⃣
+        "user_\u0915\u094d\u200d\u0937.md",  # a joiner in Devanagari: a half form
         "user_\u2764\ufe0f.md",  # a variation selector: the red heart emoji
         "user_\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f.md",  # England
         "user_\u0645\u200c\u06cc.md",  # a non-joiner in Persian
         "user_\u845b\U000e0100.md",  # an ideographic variation selector
+        "user_\u1820\u180b.md",  # a Mongolian free variation selector after a Mongolian letter
     ],
 )
 def test_characters_that_scripts_and_emoji_need_still_pass_the_gate(name: str) -> None:

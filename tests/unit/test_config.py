@@ -791,3 +791,70 @@ def test_a_dense_settings_file_under_the_byte_cap_is_refused_by_its_value_cap(
     assert problem.startswith(f"user settings {path}: the JSON holds up to 600,003 values")
     assert "over the limit of 262,144; it was not read; ignored. Flatten or shorten" in problem
     assert cfg.settings.user == {}
+
+
+def _memory_dir_with_a_memory(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "kiln.md").write_text("---\nname: kiln\ntype: project\n---\nfire at 1200 C\n")
+    return folder
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "CLAUDE_HOME/projects/-p/memory",  # a project's memory dir
+        "CLAUDE_HOME/projects/-p/memory/team",  # its team scope, which teammates share
+        "CLAUDE_HOME/projects/-p/memory/team/cache",  # a folder made inside it
+        "CLAUDE_HOME/agent-memory/planner",  # an agent's user-scope memory
+        "PROJECT/.claude/agent-memory",  # the project's agent memory, committed with it
+        "PROJECT/.claude/agent-memory-local/planner",
+        "TMP/notes",  # any folder holding a MEMORY.md
+        "TMP/notes/cache",  # and any folder inside one
+        "TMP/loose",  # a folder of memories (.md files) without an index
+        "TMP/override/sub",  # inside the memory dir CLAUDE_COWORK_MEMORY_PATH_OVERRIDE names
+    ],
+)
+def test_a_cache_folder_inside_a_memory_dir_is_refused_with_a_problem(
+    world: dict[str, Path], where: str
+) -> None:
+    # attack37: MEMDIR_NB_CACHE_DIR set to a memory dir (or a folder inside one) put the vector
+    # cache, whose snippets table holds the text of every memory recalled in any project, and
+    # 42 MB of layer matrices into it: into a team folder, private memories of every project
+    # were written where teammates sync, past the secret guard.
+    claude_home = world["home"] / ".claude"
+    tmp = world["home"].parent
+    notes = tmp / "notes"
+    notes.mkdir()
+    (notes / "MEMORY.md").write_text("- [kiln](kiln.md) - firing\n")
+    _memory_dir_with_a_memory(tmp / "loose")
+    _memory_dir_with_a_memory(claude_home / "projects" / "-p" / "memory" / "team")
+    (tmp / "override").mkdir()
+    folder = (
+        where.replace("CLAUDE_HOME", str(claude_home))
+        .replace("TMP", str(tmp))
+        .replace("PROJECT", str(world["project"]))
+    )
+    env = {
+        "MEMDIR_NB_CACHE_DIR": folder,
+        "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(tmp / "override"),
+    }
+    cfg = load(world, env)
+    assert cfg.cache_root() == world["home"] / ".cache" / "memdir_nb"
+    said = [p for p in cfg.settings_problems if p.startswith("MEMDIR_NB_CACHE_DIR=")]
+    assert said, cfg.settings_problems
+    assert "memory" in said[0] and "using " in said[0], said[0]
+
+
+@pytest.mark.parametrize("beside", ["CLAUDE_HOME/memdir-cache", "TMP/project-cache", "HOME/vec"])
+def test_a_cache_folder_beside_memory_dirs_is_kept(world: dict[str, Path], beside: str) -> None:
+    claude_home = world["home"] / ".claude"
+    _memory_dir_with_a_memory(claude_home / "projects" / "-p" / "memory")
+    tmp = world["home"].parent
+    folder = (
+        beside.replace("CLAUDE_HOME", str(claude_home))
+        .replace("TMP", str(tmp))
+        .replace("HOME", str(world["home"]))
+    )
+    cfg = load(world, {"MEMDIR_NB_CACHE_DIR": folder})
+    assert cfg.cache_root() == Path(folder)
+    assert not [p for p in cfg.settings_problems if p.startswith("MEMDIR_NB_CACHE_DIR=")]

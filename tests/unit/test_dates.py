@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 
@@ -11,6 +12,7 @@ from memdir_nb.spec.dates import (
     find_relative_dates,
     local_date,
     resolve_relative_date,
+    utc_date,
 )
 from memdir_nb.spec.text import FOLDS_TO_ASCII
 
@@ -428,3 +430,75 @@ def test_the_needle_windows_give_the_whole_text_search_s_answer() -> None:
         assert dates.may_hold_relative_date(text) == want, repr(text)
         hits += want
     assert 500 < hits < 3_500  # both answers well covered
+
+
+_EVERY_KIND_OF_PHRASE = (
+    "today",
+    "tomorrow",
+    "yesterday",
+    "this morning",
+    "next Monday",
+    "last Sunday",
+    "this Friday",
+    "Thursday",
+    "this week",
+    "next week",
+    "last week",
+    "next weekend",
+    "next month",
+    "last month",
+    "next year",
+    "last year",
+    "in 999 days",
+    "999 days ago",
+    "in 999 weeks",
+    "999 weeks ago",
+    "in 999 months",
+    "999 months ago",
+    "end of the week",
+    "end of next week",
+    "end of the month",
+    "end of next month",
+    "end of next quarter",
+    "end of the quarter",
+    "end of next year",
+)
+
+
+@pytest.mark.parametrize(
+    "today", [dt.date.max, dt.date.min, dt.date(9999, 12, 1), dt.date(1, 1, 31)]
+)
+def test_a_phrase_whose_date_falls_off_the_calendar_names_no_date_and_never_raises(
+    today: dt.date,
+) -> None:
+    # attack37: a memory whose `modified:` was 9999-12-31 made "next year" date(10000, 1, 1):
+    # ValueError out of the whole dream plan ("error: year 10000 is out of range"), so one
+    # teammate's memory stopped every consolidation of the dir, naming no file
+    for phrase in _EVERY_KIND_OF_PHRASE:
+        found = resolve_relative_date(phrase, today)
+        assert found is None or dt.date.min <= found.first_day <= dt.date.max, phrase
+    text = "We fire " + ", ".join(_EVERY_KIND_OF_PHRASE) + ".\n"
+    converted, changes = convert_relative_dates(text, today)
+    assert len(changes) <= len(_EVERY_KIND_OF_PHRASE)
+    assert "next year" in converted or today.year < 9999  # left as written when off the calendar
+
+
+@pytest.mark.parametrize("tz", ["UTC", "Asia/Tokyo", "Pacific/Kiritimati", "America/Adak"])
+def test_a_reading_past_the_calendars_ends_is_its_last_or_first_day_in_any_time_zone(
+    tz: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # attack37: `modified: 9999-12-31T23:00:00Z` is in year 10000 east of UTC; local_date
+    # raised out of the dream plan there ("year 10000 is out of range")
+    monkeypatch.setenv("TZ", tz)
+    time.tzset()
+    try:
+        last = dt.datetime(9999, 12, 31, 23, tzinfo=dt.UTC).timestamp() * 1000
+        assert local_date(last) in (dt.date(9999, 12, 31), dt.date.max)
+        assert utc_date(last) == dt.date(9999, 12, 31)
+        for reading in (1e20, 1e300, float("inf")):
+            assert local_date(reading) == utc_date(reading) == dt.date.max
+        for reading in (-1e20, -1e300, float("-inf")):
+            assert local_date(reading) == utc_date(reading) == dt.date.min
+    finally:
+        monkeypatch.undo()
+        time.tzset()

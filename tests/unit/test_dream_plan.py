@@ -9,6 +9,7 @@ import json
 import os
 import random
 import sys
+import time
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
@@ -1697,3 +1698,46 @@ def test_a_repeat_plan_dates_a_merged_line_by_the_members_day_now(tmp_path: Path
         os.utime(tmp_path / "project_kiln_moving.md", ns=(int(moved * 1e6), int(moved * 1e6)))
         day = dt.datetime.fromtimestamp((moved - day_ms) / 1000).date().isoformat()
         assert f"We decided {day} at the studio meeting." in merged_text()
+
+
+@pytest.mark.parametrize(
+    ("modified", "tz"),
+    [
+        ("9999-12-31T00:00:00Z", "UTC"),
+        ("9999-12-31", "UTC"),
+        ("9999-12-31T23:00:00Z", "Asia/Tokyo"),
+    ],
+)
+def test_a_memory_dated_at_the_calendars_end_leaves_its_dates_and_the_rest_of_the_plan_stands(
+    tmp_path: Path, modified: str, tz: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # attack37: one memory saying `modified: 9999-12-31` (a teammate's, an import) and "next
+    # year" stopped `memdir-nb dream`, the planner widget and the API with "year 10000 is out
+    # of range", naming no file; no other memory's dates were made absolute
+    memdir = tmp_path / "memory"
+    memdir.mkdir()
+    (memdir / "project_far.md").write_text(
+        "---\nname: far\ndescription: the kiln firing plan\ntype: project\n"
+        f"modified: {modified}\n---\nWe fire next year, and again in 999 months.\n",
+        encoding="utf-8",
+    )
+    write_memory(
+        memdir,
+        "project_glaze.md",
+        name="glaze",
+        description="the glaze test batch",
+        body="The celadon was mixed yesterday.",
+        now_ms=PLAN_NOW,
+    )
+    (memdir / "MEMORY.md").write_text(
+        "- [far](project_far.md) - kiln\n- [glaze](project_glaze.md) - glaze\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("TZ", tz)  # east of UTC, 9999-12-31T23:00Z is in year 10000
+    time.tzset()
+    try:
+        plan = plan_consolidation(memdir, now_ms=PLAN_NOW)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    summaries = [a.summary for a in plan.actions if a.kind == "absolute_dates"]
+    assert summaries == ["project_glaze.md: 'yesterday' -> '2026-03-27'"]

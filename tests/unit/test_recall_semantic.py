@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall import LexicalSelector, embedding, find_relevant_memories
 from memdir_nb.recall.passages import body_windows, read_body
 from memdir_nb.recall.semantic import (
@@ -427,3 +428,21 @@ def test_a_russian_question_about_nothing_kept_is_answered_with_nothing(
     # scores the "user speaks Russian" memory answered every question of this kind.
     headers = scan_memory_files(russian_dir)
     assert selector.select("какой у меня размер обуви?", headers) == []
+
+
+def test_recall_with_the_cache_folder_set_to_the_memory_dir_writes_nothing_into_it(
+    memory_dir: Path, tmp_path: Path
+) -> None:
+    # attack37: MEMDIR_NB_CACHE_DIR set to the memory dir itself wrote the vector cache (whose
+    # snippets table holds every recalled memory's text) and the model record into it
+    before = sorted(p.name for p in memory_dir.rglob("*"))
+    home = tmp_path / "home"
+    home.mkdir()
+    cfg = MemdirConfig.from_environment(
+        {"MEMDIR_NB_CACHE_DIR": str(memory_dir)}, home=home, cwd=tmp_path
+    )
+    selector = SemanticSelector(config=cfg, progress=False)
+    query = "Write integration tests and mock the database"
+    assert selector.select(query, scan_memory_files(memory_dir)) == ["feedback_testing.md"]
+    assert sorted(p.name for p in memory_dir.rglob("*")) == before
+    assert selector.cache_dir == home / ".cache" / "memdir_nb"
