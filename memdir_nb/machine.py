@@ -91,11 +91,15 @@ def numpy_module() -> ModuleType:
     loaded = sys.modules.get("numpy")
     if loaded is not None:
         return loaded
-    with _BLAS_LOCK:
-        if _BLAS_BLOCKS[0] and "numpy" not in sys.modules and not _blas_threads_chosen():
-            with environment_set("OPENBLAS_NUM_THREADS", "1"):
-                import numpy
-            _BLAS_OWED[0] = True
+    if _BLAS_BLOCKS[0] and not _blas_threads_chosen():
+        # The environment's lock first, then _BLAS_LOCK (the order every path takes them in)
+        # (owed even if another thread loaded numpy meanwhile: the give-back raises only a
+        # count that is still 1)
+        with environment_set("OPENBLAS_NUM_THREADS", "1"):
+            import numpy
+
+            with _BLAS_LOCK:
+                _BLAS_OWED[0] = True
             return numpy
     import numpy
 
