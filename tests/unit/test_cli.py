@@ -57,7 +57,30 @@ def test_scan_prints_one_manifest_line_per_memory(demo_dir: Path) -> None:
 
 def test_scan_reports_the_malformed_header(demo_dir: Path) -> None:
     out = run_cli("scan", str(demo_dir))
-    assert "team/reference_release_steps.md" in out.stdout.split("malformed header")[1]
+    assert "team/reference_release_steps.md" in out.stdout.split("with a header problem")[1]
+
+
+def test_scan_names_header_problems_truly_and_at_most_ten_of_them(tmp_path: Path) -> None:
+    # a file that is not UTF-8, or not text, was summed up as "a malformed header (fields
+    # recovered line by line)", though its header parsed or it had none; and 200 YAML slips
+    # printed 200 names on one line (fresh37)
+    mem = tmp_path / "memory"
+    add_memory(mem, "user_cafe.md", description="cafe orders")
+    (mem / "user_cafe.md").write_bytes(
+        (mem / "user_cafe.md").read_bytes().replace(b"cafe", b"caf\xe9")
+    )
+    (mem / "blob.md").write_bytes(bytes(range(256)))
+    for i in range(12):  # a description with an unquoted ': ' is a YAML slip
+        (mem / f"project_slip_{i:02d}.md").write_text(
+            f"---\nname: Slip {i}\ndescription: case {i}: rule\ntype: project\n---\n\nBody.\n"
+        )
+    out = run_cli("scan", str(mem))
+    assert out.returncode == 0, out.stderr
+    line = next(ln for ln in out.stdout.splitlines() if "header problem" in ln)
+    assert line.startswith("14 with a header problem (`memdir-nb lint` on this dir says what ")
+    assert "recovered line by line" not in out.stdout
+    assert line.endswith(", … and 4 more")
+    assert line.count(".md") == 10
 
 
 def test_scan_json_lists_memories_and_skipped(demo_dir: Path) -> None:
