@@ -27,7 +27,7 @@ from tests.support.home_shapes import (
     plugins_only_no_projects,
     proxy_env_with_key,
 )
-from tests.support.notebook_run import run_notebook
+from tests.support.notebook_run import clean_printed_text, run_notebook
 from tests.support.session_homes import CLEAR_ONLY, CWD, LATE_MEMORY, build_picked_sessions_home
 
 nbclient = pytest.importorskip("nbclient")
@@ -153,3 +153,20 @@ def test_the_explore_notebook_names_an_agent_s_dir_by_its_agent_not_its_project(
         ["migrator", "(agent:project)"],
     ]
     assert sum(line.split()[0] == name for line in pressure[1:]) == 1
+
+
+@pytest.mark.slow
+def test_the_explore_notebook_names_the_claude_home_it_exports_by_its_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh37: it printed "exporting every memory dir of the Claude home .claude", the
+    # folder's name, which every Claude home shares
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(w.home))
+    nb = run_notebook(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", tmp_path, timeout=300)
+    printed = clean_printed_text(nb)
+    claude_home = mem.parent.parent.parent
+    assert f"exporting every memory dir of the Claude home {claude_home}\n" in printed
