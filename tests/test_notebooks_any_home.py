@@ -170,3 +170,17 @@ def test_the_explore_notebook_names_the_claude_home_it_exports_by_its_path(
     printed = clean_printed_text(nb)
     claude_home = mem.parent.parent.parent
     assert f"exporting every memory dir of the Claude home {claude_home}\n" in printed
+
+
+@pytest.mark.slow
+def test_the_replay_notebook_names_the_user_s_claude_home_by_its_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh37: it printed "Claude home: .claude", the folder's name, which every home shares
+    home = tmp_path / "home"
+    projects = home / ".claude" / "projects"
+    shutil.copytree(NOTEBOOKS / "data" / "sample_claude_home" / "projects", projects)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(projects / "-home-sam-src-shop" / "memory"))
+    nb = run_notebook(NOTEBOOKS / "11_session_replay.ipynb", tmp_path, timeout=300)
+    assert f"Claude home: {home / '.claude'}\n" in clean_printed_text(nb)
