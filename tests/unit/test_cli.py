@@ -377,6 +377,16 @@ def test_list_counts_dirs_with_plurals(tmp_path: Path) -> None:
     assert data[0]["memories"] == 1 and data[0]["project_path"] == str(w.project)
 
 
+def test_list_finding_no_memory_dir_names_the_claude_home_it_looked_in(tmp_path: Path) -> None:
+    # fresh37: "0 memory dirs found." named no home, while `sessions` said "No session
+    # transcripts under <home>."; a user with no ~/.claude (or the wrong HOME) could not tell
+    w = make_world(tmp_path, repo=False)
+    out = run_env("list", env={"HOME": str(w.home)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"0 memory dirs found under {w.claude_home}; ")
+    assert "memdir-nb where" in out.stdout and "--home" in out.stdout
+
+
 def test_a_home_named_twice_or_under_a_second_name_is_listed_once(tmp_path: Path) -> None:
     # A published fleet kept several config roots (~/.claude, ~/.claude-secondary, ...) and
     # measured two of them to be one tree; naming both read every dir and session twice.
