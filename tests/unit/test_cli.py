@@ -713,6 +713,14 @@ def test_index_and_lint_report_an_index_that_is_not_utf8(tmp_path: Path) -> None
     assert "index-invalid-utf8" in lint.stdout and lint.returncode == 1
 
 
+def test_recall_s_tool_help_says_what_a_tool_in_use_changes() -> None:
+    # fresh37: "a recently used tool (repeatable)" did not say why one would pass it
+    out = run_cli("recall", "--help")
+    text = " ".join(out.stdout.split())
+    assert "memories that only explain how to use it are left out" in text
+    assert "its gotchas and known issues are kept" in text
+
+
 def test_every_argument_has_help_text() -> None:
     import argparse
 
