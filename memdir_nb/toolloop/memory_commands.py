@@ -142,9 +142,7 @@ class MemoryDirBackend:
         require_memory_file(tp, existing=True)
 
     def _notes(self, rel: str, content: str, done: str = "saved") -> str:
-        """What the answer adds after a write: the cap verdict for an index, else frontmatter
-        problems. done is what happened to the file: "saved", or "moved" for a rename (whose
-        note had said "saved" of a file it only moved, fresh37)."""
+        """After a write: an index's cap verdict, else the frontmatter problems (done: "moved" for a rename)."""
         if rel in INDEX_PATHS:
             cap = index_cap_verdict(content)
             return f"\n\n{cap.message}" if cap.message else ""
