@@ -128,25 +128,26 @@ def _tree(root: Path) -> dict[str, tuple[int, int]]:
 
 def execute_notebook(path: Path, env: dict[str, str], limit: float) -> tuple[Any, str]:
     """Execute the notebook at path in a fresh kernel with env; (the notebook, "" or why not)."""
-    import nbclient
     import nbformat
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+    from tests.support.kernels import notebook_client
+
     nb = nbformat.read(path, as_version=4)
     deadline = time.monotonic() + limit
-    client = nbclient.NotebookClient(
+    with notebook_client(
         nb,
         # Each cell may use what is left of the notebook's limit (nbclient stops it after that).
         timeout_func=lambda _cell: max(1, int(deadline - time.monotonic())),
         allow_errors=True,
         resources={"metadata": {"path": str(path.parent)}},
-    )
-    try:
-        client.execute(env=env)
-    except CellTimeoutError:
-        return nb, f"no end within {limit:g} s"
-    except DeadKernelError as exc:
-        return nb, f"the kernel died: {exc}"[:300]
+    ) as client:
+        try:
+            client.execute(env=env)
+        except CellTimeoutError:
+            return nb, f"no end within {limit:g} s"
+        except DeadKernelError as exc:
+            return nb, f"the kernel died: {exc}"[:300]
     return nb, ""
 
 

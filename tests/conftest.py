@@ -1137,6 +1137,53 @@ def build_spaced_folders_dir(root: Path) -> Path:
     return root
 
 
+def build_numbered_bold_index_dir(root: Path) -> Path:
+    """An explorer agent's index that numbers its reference files as bold names under headings,
+    with notes between them and reading steps naming the files in prose (real37: `### 1.
+    **SCSS-PATTERNS.md** \u2014 hook`, then `1. **Read**: SCSS-PATTERNS.md \u2014 pattern 2`). Three
+    files are headed so, one only named in a step, one named nowhere."""
+    for stem in ("KILN-LOG", "GLAZE-TABLE", "CLAY-BODIES", "FIRING-STEPS", "SHELF-MAP"):
+        _put(
+            root / f"{stem}.md",
+            f"# {stem.replace('-', ' ').title()}\n\nNotes kept by the explorer.\n",
+        )
+    _put(
+        root / "MEMORY.md",
+        "# MEMORY \u2014 Studio exploration\n\n## Files\n\n"
+        "### 1. **KILN-LOG.md** \u2014 every firing since March\n- cone, hours, faults\n\n"
+        "### 2. **GLAZE-TABLE.md** \u2014 tested glazes by cone\n\n"
+        "3. **CLAY-BODIES.md** \u2014 the three bodies in use\n\n"
+        "## How to read\n\n1. **Read**: FIRING-STEPS.md \u2014 before a glaze firing\n",
+    )
+    return root
+
+
+def build_agent_root_stray_index_dir(root: Path) -> Path:
+    """agent-memory/ whose own MEMORY.md is a copy of one agent's index (real37: a researcher
+    agent's lines written at the root, its files in researcher/ with an index of their own).
+    One line's file is at the root; two point at files only the glazer's folder holds.
+
+    Returns the agent-memory/ folder."""
+    parent = root / "agent-memory"
+    for rel, kind in (
+        ("glazer/project_cone_six_tests.md", "project"),
+        ("glazer/reference_frit_suppliers.md", "reference"),
+        ("project_studio_move.md", "project"),
+    ):
+        stem = rel.rsplit("/", 1)[-1][:-3]
+        _put(parent / rel, flat_memory(stem, f"about {stem}", kind, "Body."))
+    lines = (
+        "- [Cone six tests](project_cone_six_tests.md) \u2014 which glazes held\n"
+        "- [Frit suppliers](reference_frit_suppliers.md) \u2014 who sells what\n"
+    )
+    _put(parent / "glazer" / "MEMORY.md", "# Glazer memory\n\n" + lines)
+    _put(
+        parent / "MEMORY.md",
+        "# Glazer memory\n\n" + lines + "- [Studio move](project_studio_move.md) \u2014 May\n",
+    )
+    return parent
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1173,6 +1220,8 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "cloned-over-cap": build_cloned_over_cap_dir,
     "numbered-files": build_numbered_files_dir,
     "spaced-folders": build_spaced_folders_dir,
+    "numbered-bold-index": build_numbered_bold_index_dir,
+    "agent-root-stray-index": build_agent_root_stray_index_dir,
 }
 
 

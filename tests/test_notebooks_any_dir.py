@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sweep_notebooks import notebook_problems
 
+from tests.support.kernels import notebook_client
+
 nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 DIR_KINDS = (
@@ -49,13 +51,14 @@ def _run(notebook: Path, memory_dir: Path, monkeypatch: pytest.MonkeyPatch) -> A
     """The notebook executed in a real kernel with MEMDIR_NB_DIR set to memory_dir."""
     monkeypatch.setenv("MEMDIR_NB_DIR", str(memory_dir))
     nb = nbformat.read(notebook, as_version=4)
-    _client(nb, notebook).execute()
+    with _client(nb, notebook) as client:
+        client.execute()
     return nb
 
 
-def _client(nb: Any, notebook: Path) -> Any:
+def _client(nb: Any, notebook: Path) -> AbstractContextManager[Any]:
     """A client that runs nb as the notebook file would run: in its folder, errors kept."""
-    return nbclient.NotebookClient(
+    return notebook_client(
         nb, timeout=300, allow_errors=True, resources={"metadata": {"path": str(notebook.parent)}}
     )
 
@@ -87,9 +90,8 @@ def _fresh_start(memory_dir: Path) -> str:
 def _run_on_each(notebook: Path, dirs: dict[str, Path]) -> dict[str, Any]:
     """The notebook executed on each dir in turn, in one kernel: {kind: the executed notebook}."""
     template = nbformat.read(notebook, as_version=4)
-    client = _client(template, notebook)
     runs: dict[str, Any] = {}
-    with client.setup_kernel():
+    with _client(template, notebook) as client, client.setup_kernel():
         for kind, memory_dir in dirs.items():
             client.reset_execution_trackers()
             client.nb = nbformat.v4.new_notebook(
@@ -185,6 +187,7 @@ def test_the_tours_file_count_leaves_out_the_trash(
     nb = nbformat.read(NOTEBOOK_DIR / "00_tour.ipynb", as_version=4)
     nb.cells = nb.cells[:3]  # the parameters, the opening and the count
     monkeypatch.setenv("MEMDIR_NB_DIR", str(d))
-    _client(nb, NOTEBOOK_DIR / "00_tour.ipynb").execute()
+    with _client(nb, NOTEBOOK_DIR / "00_tour.ipynb") as client:
+        client.execute()
 
     assert "2 markdown files in it" in _printed(nb)

@@ -27,6 +27,7 @@ from tests.support.home_shapes import (
     plugins_only_no_projects,
     proxy_env_with_key,
 )
+from tests.support.kernels import execute_notebook
 from tests.support.notebook_run import clean_printed_text, run_notebook
 from tests.support.session_homes import CLEAR_ONLY, CWD, LATE_MEMORY, build_picked_sessions_home
 
@@ -88,9 +89,9 @@ def test_the_replay_notebook_replays_the_sessions_beside_the_memory_dir_memdir_n
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MEMDIR_NB_DIR", str(memory))
     nb = nbformat.read(NOTEBOOKS / "11_session_replay.ipynb", as_version=4)
-    nbclient.NotebookClient(
+    execute_notebook(
         nb, timeout=600, allow_errors=True, resources={"metadata": {"path": str(NOTEBOOKS)}}
-    ).execute()
+    )
 
     assert notebook_problems(nb, "11_session_replay", memory) == []
     printed = "".join(out.get("text", "") for cell in nb.cells for out in cell.get("outputs", []))

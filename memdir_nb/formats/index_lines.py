@@ -367,7 +367,11 @@ def plain_entry_target(line: str) -> str | None:
     return target if is_memory_filename(target.rsplit("/", 1)[-1]) else None
 
 
-_LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")
+# What leads a line's content: blanks, a quote mark, a table pipe, heading marks, a list marker,
+# emphasis, then perhaps a list number and the emphasis after it. `### 1. **NAME.md** \u2014 hook`
+# names its file as `- **NAME.md** \u2014 hook` does (real37: an explorer agent's index numbered
+# its reference files so, and each was not-in-index).
+_LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*\**)?")
 
 
 _HOOK_START = re.compile(r"^\s*(?:$|[\u2014\u2013|:)(\]-]|\*\*)")

@@ -82,6 +82,8 @@ class SessionBuilder:
         self._idle = True  # no turn is running: none yet, or the last one's answer ended it
         self._ended = False  # the CLI wrote the turn's end (system/turn_duration)
         self._noted: set[int] = set()  # hashes of the notifications counted in this turn
+        self._snap_first: str | None = None  # snapshots' times, for a file of them only
+        self._snap_last = ""
         # a `!` command the model may answer (2.1.23x): its prompt text, line and record
         self._bash_prompt: tuple[str, int, Mapping[str, Any]] | None = None
 
@@ -101,7 +103,7 @@ class SessionBuilder:
         kind = kind if isinstance(kind, str) else "?"
         count_record_type(self.session.record_counts, kind)
         self._prefix.note(record, self.turn_count)
-        self._note_time(record.get("timestamp"))
+        self._note_time(record)
         uuid = hash(record["uuid"]) if isinstance(record.get("uuid"), str) else None
         if uuid in self._uuids and kind in ("user", "assistant", "system"):
             # the same record written again (a second /compact in one process re-appends the
@@ -157,6 +159,8 @@ class SessionBuilder:
         """The session, with commands run after the last prompt listed on the last turn."""
         s = self.session
         self._compactions.finish(self._uuids)
+        if s.first_timestamp is None and self._snap_first:  # a file of snapshots only
+            s.first_timestamp, s.last_timestamp = self._snap_first, self._snap_last
         if self.turn_count > 1 and s.is_sidechain and given_the_conversation(s.agent_id or ""):
             if self._count_only:
                 self._turns_gone = 0  # the running turn is the last: the one kept
@@ -177,13 +181,16 @@ class SessionBuilder:
 
     # -- facts -------------------------------------------------------------------------------
 
-    def _note_time(self, stamp: object) -> None:
+    def _note_time(self, record: Mapping[str, Any]) -> None:
+        stamp = record.get("timestamp")
         if isinstance(stamp, str) and stamp:
             s = self.session
             if s.first_timestamp is None:
                 s.first_timestamp = stamp
             if s.last_timestamp is None or stamp > s.last_timestamp:
                 s.last_timestamp = stamp
+        elif snap := tr.snapshot_time(record):  # no timestamp of its own (real37)
+            self._snap_first, self._snap_last = self._snap_first or snap, max(snap, self._snap_last)
 
     def _facts(self, record: Mapping[str, Any]) -> None:
         s = self.session

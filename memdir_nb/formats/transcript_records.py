@@ -202,6 +202,14 @@ def _message_content(record: Mapping[str, Any]) -> object:
     return message.get("content") if isinstance(message, dict) else None
 
 
+def snapshot_time(record: Mapping[str, Any]) -> str | None:
+    """When a `file-history-snapshot` record's snapshot was taken: such a record has no
+    top-level timestamp, only its snapshot's; None for any other record."""
+    snap = record.get("snapshot") if record.get("type") == "file-history-snapshot" else None
+    stamp = snap.get("timestamp") if isinstance(snap, dict) else None
+    return stamp if isinstance(stamp, str) and stamp else None
+
+
 def record_cwd(record: Mapping[str, Any]) -> str | None:
     """The folder the record was written in, shared between records (interned); None when
     absent, not a string, or longer than any real path."""

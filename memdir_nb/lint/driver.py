@@ -246,11 +246,14 @@ def _index_findings(
     passed over: each index's rules, then the files no index lists."""
     out: list[Finding] = []
     reasons = {s.path: s.reason for s in skipped}
-    for index in indexes:
-        out.extend(lint_index(index, files_by_scope.get(index.scope, []), reasons, memory_dir=root))
     all_files = [rel for rels in files_by_scope.values() for rel in rels]
     nested = nested_index_references(root, all_files)
-    out.extend(not_in_index(indexes, files_by_scope, nested, agent_index_owners(root, all_files)))
+    owners = agent_index_owners(root, all_files)
+    below = nested | owners.keys()  # as the rebuild and the dream leave them to their index
+    for index in indexes:
+        scope_files = files_by_scope.get(index.scope, [])
+        out.extend(lint_index(index, scope_files, reasons, memory_dir=root, indexed_below=below))
+    out.extend(not_in_index(indexes, files_by_scope, nested, owners))
     return out
 
 

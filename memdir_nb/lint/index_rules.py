@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from typing import NamedTuple
 
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
 from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, link_path
@@ -84,14 +85,30 @@ def _check_missing(index: ScopeIndex, files: list[str], c: Collector, rebuild: s
         )
 
 
-def _moved_files(files: list[str], scope: str) -> MovedFiles:
+def _moved_files(files: Iterable[str], scope: str) -> MovedFiles:
     """The scope's files (given memory-dir relative) by name, relative to the index's folder."""
     prefix = f"{TEAM_DIRNAME}/" if scope == "team" else ""
     return MovedFiles(f.removeprefix(prefix) for f in files if f.startswith(prefix))
 
 
+class _Elsewhere(NamedTuple):
+    """Where a dangling line's file may be: among the files this index may list (`own`), or
+    among those a MEMORY.md below it indexes (`below`: an agent's or a sub-folder's), which a
+    line here would list a second time, where no session loads it (real37). The rebuild and
+    the dream re-point a line only to the first kind, and drop it for the second."""
+
+    own: MovedFiles
+    below: MovedFiles
+
+
+def _elsewhere(files: list[str], scope: str, indexed_below: Collection[str]) -> _Elsewhere:
+    own = [f for f in files if f not in indexed_below]
+    below = [f for f in files if f in indexed_below]
+    return _Elsewhere(_moved_files(own, scope), _moved_files(below, scope))
+
+
 def _dangling_entry(
-    e: IndexEntry, c: Collector, reason: str | None, moved_files: MovedFiles | None, rebuild: str
+    e: IndexEntry, c: Collector, reason: str | None, moved_files: _Elsewhere | None, rebuild: str
 ) -> None:
     """index-dangling-entry for a linked line no memory file answers to: what the scan passed
     over at that name (reason: a symlink loop, a FIFO) is named as what it is; else a file of
@@ -101,7 +118,7 @@ def _dangling_entry(
     if reason is not None:
         message = f"entry points at {target}, which is there but not read: {reason}"
         fix = "fix what is at that name (its skipped-by-scan finding says how), or remove the line"
-    elif (twin := moved_files.twin(e.target) if moved_files is not None else None) is not None:
+    elif (twin := moved_files.own.twin(e.target) if moved_files is not None else None) is not None:
         linked = link_path(e.target)
         message = (
             f"entry points at {spelled(linked)} ({normal_form(linked)}), which does not exist; "
@@ -114,13 +131,18 @@ def _dangling_entry(
             "line anew), or rename the file to the line's"
         )
     else:
-        moved = moved_files.find(e.target) if moved_files is not None else None
+        moved = moved_files.own.find(e.target) if moved_files is not None else None
+        below = moved_files.below.find(e.target) if moved_files is not None else None
         message = f"entry points at {target}, which does not exist"
-        fix = (
-            f"a memory of that name is at {moved}: point the line there, or remove it"
-            if moved
-            else "remove the line, or restore the file if it was deleted by mistake"
-        )
+        if moved:
+            fix = f"a memory of that name is at {moved}: point the line there, or remove it"
+        elif below:
+            fix = (
+                f"remove the line: a memory of that name is at {below}, which belongs in a "
+                "MEMORY.md below this one (the rebuild and the dream drop such a line)"
+            )
+        else:
+            fix = "remove the line, or restore the file if it was deleted by mistake"
     # A Python that misreads names (not UTF-8) finds no file at a good line: say so, not "remove"
     c.add("index-dangling-entry", message, misread_name_problem(e.target) or fix, e.line_no)
 
@@ -131,11 +153,16 @@ def _skip_key(index: ScopeIndex, target: str) -> str:
 
 
 def _check_entries(
-    index: ScopeIndex, c: Collector, files: list[str], skipped: Mapping[str, str], rebuild: str
+    index: ScopeIndex,
+    c: Collector,
+    files: list[str],
+    skipped: Mapping[str, str],
+    rebuild: str,
+    indexed_below: Collection[str],
 ) -> None:
     """Entry rules: a target listed twice, a target that does not exist, a link outside."""
     seen: dict[str, int] = {}
-    moved_files: MovedFiles | None = None  # made at the first dangling line
+    moved_files: _Elsewhere | None = None  # made at the first dangling line
     # A backticked name no file answers to is prose naming a file elsewhere (a repository doc
     # mentioned in two session notes), not an entry: naming it twice lists nothing twice.
     guesses = {e.line_no for e in index.dangling if not e.linked}
@@ -163,7 +190,7 @@ def _check_entries(
             continue
         reason = skipped.get(_skip_key(index, e.target))
         if reason is None:
-            moved_files = moved_files or _moved_files(files, index.scope)
+            moved_files = moved_files or _elsewhere(files, index.scope, indexed_below)
         _dangling_entry(e, c, reason, moved_files, rebuild)
     # A line the index's target check counts as a file, at a name the scan passed over: a
     # chain only a little past 40 links, which the check resolves loosely (the kernel follows
@@ -216,10 +243,13 @@ def lint_index(
     skipped: Mapping[str, str] | None = None,
     *,
     memory_dir: str | os.PathLike[str] | None = None,
+    indexed_below: Collection[str] = frozenset(),
 ) -> list[Finding]:
     """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative),
     and what the scan passed over (memory-dir relative path -> its reason). memory_dir is the
-    dir a fix's command names (shell-quoted); without it the command says DIR."""
+    dir a fix's command names (shell-quoted); without it the command says DIR. indexed_below:
+    the files an agent's or a sub-folder's MEMORY.md indexes (memory-dir relative), never
+    where a dangling line of this one should point."""
     c = Collector(index.path)
     files = sorted(memory_files)
     rebuild = _rebuild_command(memory_dir)
@@ -263,7 +293,7 @@ def lint_index(
                 "shorten the hook to one line; detail belongs in the topic file",
                 no,
             )
-    _check_entries(index, c, files, skipped or {}, rebuild)
+    _check_entries(index, c, files, skipped or {}, rebuild, indexed_below)
     return c.items + secrets.items
 
 

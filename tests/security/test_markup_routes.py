@@ -48,6 +48,7 @@ from tests.conftest import (
     markup_refused_name,
 )
 from tests.support import NOW
+from tests.support.kernels import execute_notebook
 from tests.support.messages_api import MessagesAPIServer, json_reply, text_reply
 
 # Elements that run, load or restyle: only ever the code's own (matplotlib's SVG <style>).
@@ -511,16 +512,16 @@ def test_a_notebook_over_the_hostile_dir_shows_its_markup_as_text(
     notebook: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("nbclient")
     mem = build_markup_home(tmp_path / "hostile")
     monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
     nb = nbformat.read(notebook, as_version=4)
     params = _notebook_params(notebook.stem, mem)
     if params is not None:
         next(c for c in nb.cells if c.cell_type == "code").source = params
-    nbclient.NotebookClient(
+    execute_notebook(
         nb, timeout=300, allow_errors=True, resources={"metadata": {"path": str(notebook.parent)}}
-    ).execute()
+    )
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert [f"{o.ename}: {o.evalue}" for o in outputs if o.output_type == "error"] == []
     found = []

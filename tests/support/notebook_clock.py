@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-from nbclient import NotebookClient
+
+from tests.support.kernels import execute_notebook
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
@@ -68,9 +69,9 @@ def run_shifted(name: str, shift_days: float, *, timeout: int = 600) -> Any:
     shifted.cells.insert(
         0, nbformat.v4.new_code_cell(_SHIFT_CELL.format(seconds=shift_days * 86_400.0))
     )
-    NotebookClient(
+    execute_notebook(
         shifted, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": NOTEBOOKS}}
-    ).execute()
+    )
     shifted.cells.pop(0)
     return shifted
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 from nbformat import NotebookNode
+
+from tests.support.kernels import execute_notebook
 
 
 def run_notebook(path: Path, cwd: Path, *, timeout: int = 180) -> NotebookNode:
     """The notebook at path, executed in a fresh kernel whose working folder is cwd."""
     nb: NotebookNode = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=timeout, resources={"metadata": {"path": str(cwd)}}).execute()
+    execute_notebook(nb, timeout=timeout, resources={"metadata": {"path": str(cwd)}})
     return nb
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import sweep_notebooks
 
+from tests.support.kernels import execute_notebook
 from tests.support.unix_socket import unix_socket_at
 
 nbformat = pytest.importorskip("nbformat")
@@ -38,7 +39,7 @@ def _notebooks(folder: Path, **cells: str) -> Path:
 def _executed(*sources: str) -> object:
     """A notebook of these cells, executed in a real kernel (errors kept as outputs)."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-    nbclient.NotebookClient(nb, timeout=60, allow_errors=True).execute()
+    execute_notebook(nb, timeout=60, allow_errors=True)
     return nb
 
 

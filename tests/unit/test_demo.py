@@ -30,6 +30,7 @@ from memdir_nb.storage.scan import scan_memory_dir, scan_memory_files
 from memdir_nb.ui import demo
 from memdir_nb.ui.demo.session import build_demo_session
 from tests.support import snapshot
+from tests.support.kernels import execute_notebook
 from tests.support.time_zone import in_zone
 
 # A fixed clock: 2026-03-28 14:30 UTC (afternoon everywhere from UTC-10 to UTC+9).
@@ -572,7 +573,7 @@ def test_a_notebook_that_opens_its_dir_prints_escape_sequences_as_text(tmp_path:
     # attack round 13: JupyterLab renders colour codes and a carriage return in printed output,
     # so a memory's text could hide or overwrite a line of what a notebook prints about it
     nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("nbclient")
     memory_dir = tmp_path / "memory"
     memory_dir.mkdir()
     opens = f"from memdir_nb.ui.demo import notebook_memory_dir\nnotebook_memory_dir({str(memory_dir)!r})"
@@ -580,7 +581,7 @@ def test_a_notebook_that_opens_its_dir_prints_escape_sequences_as_text(tmp_path:
     nb = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(opens), nbformat.v4.new_code_cell(prints)]
     )
-    nbclient.NotebookClient(nb, timeout=60).execute()
+    execute_notebook(nb, timeout=60)
     printed = "".join(o.get("text", "") for o in nb.cells[1].outputs)
     assert "\x1b" not in printed and "\r" not in printed
     assert "name \\x1b[31mred\\x0dover" in printed and "\\x1b]0;title\\x07" in printed

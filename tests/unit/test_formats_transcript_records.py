@@ -253,3 +253,24 @@ def test_a_record_id_is_a_short_non_empty_string_else_none() -> None:
         # the parent a fork names is printed by `memdir-nb sessions`: an id too, or none
         assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": value}}) is None
     assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": "p-1"}}) == "p-1"
+
+
+@pytest.mark.parametrize(
+    ("record", "time"),
+    [
+        (
+            {"type": "file-history-snapshot", "snapshot": {"timestamp": "2026-03-04T16:58Z"}},
+            "2026-03-04T16:58Z",
+        ),
+        ({"type": "file-history-snapshot", "snapshot": {"timestamp": ""}}, None),
+        ({"type": "file-history-snapshot", "snapshot": ["2026-03-04"]}, None),
+        ({"type": "file-history-snapshot"}, None),
+        ({"type": "user", "snapshot": {"timestamp": "2026-03-04T16:58Z"}}, None),
+    ],
+)
+def test_only_a_file_history_snapshot_gives_its_snapshots_time(
+    record: dict[str, object], time: str | None
+) -> None:
+    # real37: the one record that carries its time only inside (sessions dated by it when
+    # nothing else in the file has a timestamp)
+    assert tr.snapshot_time(record) == time

@@ -912,3 +912,34 @@ def test_a_session_without_a_timestamp_is_dated_by_its_files_utc_day(
         SessionFile("p", "/p/s.jsonl", "s", False, 0, mtime_ms, first_timestamp=date + "T01").date
         == date
     )
+
+
+def test_a_transcript_of_file_snapshots_only_is_dated_by_its_snapshots_not_its_copy(
+    tmp_path: Path,
+) -> None:
+    # real37: a committed ~/.claude held 23 transcripts of nothing but file-history-snapshot
+    # records (sessions opened and left before a prompt). Those records carry no top-level
+    # timestamp, only their snapshot's, so `sessions` dated each by the file's mtime: on a
+    # checkout or copy of the home, today, not the March day the session was opened.
+    project = tmp_path / "projects" / "-home-potter-kiln"
+    project.mkdir(parents=True)
+
+    def snapshot(at: str) -> dict[str, object]:
+        taken = {"messageId": "m1", "trackedFileBackups": {}, "timestamp": at}
+        return {"type": "file-history-snapshot", "messageId": "m1", "snapshot": taken}
+
+    path = project / "5c0e2a1d-7b3f-4e6a-9d21-0f8c4b7a3e55.jsonl"
+    path.write_text(
+        json.dumps(snapshot("2026-03-04T16:58:45Z"))
+        + "\n"
+        + json.dumps(snapshot("2026-03-04T17:02:00Z"))
+        + "\n"
+    )
+    os.utime(path, (1_780_000_000, 1_780_000_000))  # copied in 2026-05
+    (found,) = list_sessions(tmp_path)
+    assert (found.turns, found.date) == (0, "2026-03-04")
+    session = read_session(path)
+    assert (session.first_timestamp, session.last_timestamp) == (
+        "2026-03-04T16:58:45Z",
+        "2026-03-04T17:02:00Z",
+    )

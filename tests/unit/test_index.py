@@ -1653,3 +1653,23 @@ def test_files_an_index_links_by_a_path_with_blanks_are_listed_and_not_added_aga
     assert ("index-dangling-entry", "MEMORY.md") in rules  # the folder no longer there
     dropped = rebuild_index(root, write=False, drop_dangling=True)
     assert "Sales Desk" not in dropped and dropped.count("](roles/") == 2
+
+
+def test_a_bold_file_name_after_a_list_number_is_an_entry_as_after_a_list_marker(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real37: an explorer agent's index heads each reference file `### 1. **NAME.md** \u2014 hook`.
+    # `- **NAME.md** \u2014 hook` was read as the file's line, but after a list number the bold
+    # was not: lint called three files the index heads not-in-index, and the dry run would have
+    # added each a second line. A file named only inside a reading step stays prose.
+    root = real_dir("numbered-bold-index")
+    entries = [(e.target, e.hook) for e in parse_index((root / "MEMORY.md").read_text())]
+    assert entries == [
+        ("KILN-LOG.md", "every firing since March"),
+        ("GLAZE-TABLE.md", "tested glazes by cone"),
+        ("CLAY-BODIES.md", "the three bodies in use"),
+    ]
+    unlisted = sorted(f.path for f in lint_memory_dir(root) if f.rule == "not-in-index")
+    assert unlisted == ["FIRING-STEPS.md", "SHELF-MAP.md"]
+    added = rebuild_index(root, write=False)
+    assert added.count("KILN-LOG.md") == 1 and added.count("SHELF-MAP.md") == 1

@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 
+from memdir_nb.dream import plan_consolidation
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
 from memdir_nb.lint.description_audit import VAGUE_FIX
 from memdir_nb.spec.dates import find_relative_dates, iso_utc
 from memdir_nb.spec.text import FOLDS_TO_ASCII, fence_change
+from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support import link_chain
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
@@ -2247,3 +2249,23 @@ def test_an_escaped_target_never_leads_out_of_the_dir_nor_to_a_nul(tmp_path: Pat
         "entry points at a%00.md, which does not exist",
         "entry points at %2E%2E/secret.md, which does not exist",
     ]
+
+
+def test_a_dangling_line_whose_file_another_index_lists_is_not_pointed_there(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real37: an agent root's MEMORY.md was a copy of the researcher's index, its files in
+    # researcher/ listed by researcher/MEMORY.md. lint said "point the line there", while the
+    # dream and `rebuild-index --drop-dangling` drop such a line (a file an index of its own
+    # folder lists belongs there; a root line for it reaches no agent). Lint now says the same.
+    root = real_dir("agent-root-stray-index")
+    found = [f for f in lint_memory_dir(root, now_ms=NOW_MS) if f.rule == "index-dangling-entry"]
+    assert [f.line for f in found] == [3, 4]
+    for f in found:
+        assert "point the line there" not in f.hint
+        assert f.hint.startswith("remove the line: a memory of that name is at glazer/")
+        assert "which belongs in a MEMORY.md below this one" in f.hint
+    kinds = {a.kind for a in plan_consolidation(root, now_ms=NOW_MS).actions}
+    assert "drop_dangling_index_line" in kinds and "repoint_index_line" not in kinds
+    kept = rebuild_index(root, write=False, drop_dangling=True)
+    assert "](project_studio_move.md)" in kept and "glazer/" not in kept
