@@ -1184,6 +1184,17 @@ def build_agent_root_stray_index_dir(root: Path) -> Path:
     return parent
 
 
+def build_binary_beside_dir(root: Path) -> Path:
+    """A person's index listing one memory, beside a memory no index lists and a binary `.md`
+    (its NUL bytes come after a text-looking start longer than a header's read): fresh37's
+    photo the rebuild and the dream gave an index line (index37)."""
+    _put(root / "user_potter.md", flat_memory("potter", "throws on a wheel", "user", "b"))
+    _put(root / "project_kiln.md", flat_memory("kiln", "kiln rewired", "project", "b"))
+    (root / "photo.md").write_bytes(b"not a note " * 600 + bytes(range(256)))
+    _put(root / "MEMORY.md", "- [Potter](user_potter.md) \u2014 throws on a wheel\n")
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1222,6 +1233,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "spaced-folders": build_spaced_folders_dir,
     "numbered-bold-index": build_numbered_bold_index_dir,
     "agent-root-stray-index": build_agent_root_stray_index_dir,
+    "binary-beside": build_binary_beside_dir,
 }
 
 

@@ -1673,3 +1673,19 @@ def test_a_bold_file_name_after_a_list_number_is_an_entry_as_after_a_list_marker
     assert unlisted == ["FIRING-STEPS.md", "SHELF-MAP.md"]
     added = rebuild_index(root, write=False)
     assert added.count("KILN-LOG.md") == 1 and added.count("SHELF-MAP.md") == 1
+
+
+def test_neither_the_rebuild_nor_the_dream_adds_an_index_line_for_a_binary_file(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fresh37: both added `- [photo](photo.md) — (no description)` for a file lint calls
+    # not-text; a line loading it would load no memory (spec.text.is_not_text, one rule)
+    mem = real_dir("binary-beside")
+    r = plan_index_rebuild(mem)
+    assert r.merged.added == ("project_kiln.md",) and "photo.md" not in r.text
+    plan = plan_consolidation(mem)
+    adds = [a for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert [f for a in adds for f in a.files if f != "MEMORY.md"] == ["project_kiln.md"]
+    found = lint_memory_dir(mem)  # lint asks for no line either; its not-text stands
+    assert not any(f.path == "photo.md" and f.rule == "not-in-index" for f in found)
+    assert any(f.path == "photo.md" and f.rule == "not-text" for f in found)
