@@ -10,6 +10,7 @@ from pathlib import Path
 
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
+    IndexAdd,
     IndexFit,
     IndexRemove,
     IndexUpsert,
@@ -230,7 +231,7 @@ def _one_index_actions(
                     "add_missing_index_line",
                     f"{rel} has no line in {irel}; add one",
                     (irel, m.rel),
-                    (IndexUpsert(irel, rel, line),),
+                    (IndexAdd(irel, rel, line),),  # where rebuild-index adds lines
                 )
             )
     # The index as the actions so far leave it: only actions with an op on it change it.
