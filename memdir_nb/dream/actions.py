@@ -293,7 +293,8 @@ class _Simulation:
         elif isinstance(op, IndexUpsert):
             self.doc(op.rel).upsert(op.line, op.target)
         elif isinstance(op, IndexAdd):
-            self.current(op.rel)  # earlier edits first (an IndexText run becomes text)
+            if op.rel in self.parsed:  # earlier edits first (an IndexText run becomes text)
+                self.state[op.rel] = self.parsed.pop(op.rel).text()
             self.added.setdefault(op.rel, []).append(op)
         elif isinstance(op, WriteFile):
             self.set(op.rel, op.text)
