@@ -350,8 +350,11 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
                 print(_over_caps_refusal(r, terminal_line(r.label)), file=sys.stderr)
         return 1
     for r in result.rebuilds:
+        label = terminal_line(r.label)
+        if r.changed:  # what it changed, as --dry-run previewed it (the old index is kept below)
+            print(terminal_safe(r.diff(label)), end="")
         if r.changed or not r.agent:  # an agent's index is named when the rebuild wrote it
-            print(_rebuild_summary(r, terminal_line(r.label), written=True))
+            print(_rebuild_summary(r, label, written=True))
     if result.batch:
         restore = f"memdir-nb restore {shell_word(memory_dir)} {Path(result.batch).name}"
         print(  # one line, whatever the dir's name holds (a quoted newline too)
