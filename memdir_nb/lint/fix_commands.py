@@ -1,4 +1,4 @@
-"""The memdir-nb commands lint's fixes name, with the memory dir as one shell word.
+"""The commands lint's fixes name (rebuild-index, dream), with the memory dir as one shell word.
 
 A fix names the dir it was found in (`spec.shell_words.shell_word`: a space or a `$` in it stays
 one word), or DIR when lint was not told it (`lint_memory` on one memory, `lint_index` on one
