@@ -241,9 +241,19 @@ def configured_dirs(
 
 
 def cache_folder_problem(
-    folder: str, claude_home: str | os.PathLike[str], cwd: str, memory_dirs: tuple[str, ...]
+    folder: str,
+    claude_home: str | os.PathLike[str],
+    cwd: str,
+    memory_dirs: tuple[str, ...],
+    *,
+    notes: bool = True,
 ) -> str | None:
     """Why folder cannot hold memdir_nb's caches (it is in, or is, a memory dir), else None.
+
+    The one rule for every file memdir_nb derives from memories (caches, the Parquet and
+    archive exports, bounds37): folder may also be a file's path (an archive's), judged by
+    where it would be. notes=False leaves out the last test, a folder holding Markdown: an
+    export goes where a person asks (a repository's root holds README.md), a cache never does.
 
     The caches hold what was read out of memory dirs: the vector cache's snippets table keeps
     the text of every memory recalled, in any project, beside 42 MB of layer matrices. Kept in
@@ -281,6 +291,8 @@ def cache_folder_problem(
         if parent == current:
             break
         current = parent
+    if not notes:
+        return None
     with contextlib.suppress(OSError), os.scandir(real) as entries:
         for entry in entries:
             if entry.name.endswith(".md"):
