@@ -189,7 +189,9 @@ def demo_instead(nb: Any, stem: str) -> list[str]:
     if stem.startswith("10") and "demo Claude home" in printed:
         return ["showed the demo, not the home it was given"]
     said_why = "the bundled sample is shown instead" in printed  # the home has no session
-    if stem.startswith("11") and not said_why and "Claude home: .claude" not in printed:
+    # the sample's scratch copy is named by its folder's name alone, a home given by its path
+    sample = "\nClaude home: claude\n" in "\n" + printed
+    if stem.startswith("11") and not said_why and sample:
         return ["showed the sample, not the home it was given"]
     return []
 

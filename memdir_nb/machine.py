@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache, partial
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar, cast
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +65,7 @@ def one_blas_thread(numpy_only: bool = False) -> Any:
 
 
 def _numpy_blas_has_one_thread() -> bool:
-    if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+    if os.environ.get("OPENBLAS_NUM_THREADS") != "1" and not _BLAS_OWED[0]:
         return False
     config = getattr(sys.modules.get("numpy.__config__"), "CONFIG", None)
     try:
@@ -72,6 +73,79 @@ def _numpy_blas_has_one_thread() -> bool:
     except (KeyError, TypeError):  # another numpy, or numpy not loaded: ask threadpoolctl
         return False
     return isinstance(name, str) and "openblas" in name.lower()
+
+
+# The variables OpenBLAS reads for its thread count when it loads, in its order: one a user set
+# is theirs, and numpy then loads as it would anyway.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+_BLAS_LOCK = threading.Lock()
+_BLAS_BLOCKS = [0]  # numpy_loads_lightly blocks open now, in any thread
+# numpy was loaded by numpy_module with one OpenBLAS thread and its count is still to be given
+# back when the last block closes
+_BLAS_OWED = [False]
+
+
+def numpy_module() -> ModuleType:
+    """numpy, imported; inside a numpy_loads_lightly block, if this is numpy's first load and
+    no BLAS thread variable is set, with OpenBLAS loaded on one thread (see there)."""
+    loaded = sys.modules.get("numpy")
+    if loaded is not None:
+        return loaded
+    if _BLAS_BLOCKS[0] and not _blas_threads_chosen():
+        # The environment's lock first, then _BLAS_LOCK (the order every path takes them in)
+        # (owed even if another thread loaded numpy meanwhile: the give-back raises only a
+        # count that is still 1)
+        with environment_set("OPENBLAS_NUM_THREADS", "1"):
+            import numpy
+
+            with _BLAS_LOCK:
+                _BLAS_OWED[0] = True
+            return numpy
+    import numpy
+
+    return numpy
+
+
+def _blas_threads_chosen() -> bool:
+    return any(os.environ.get(name) for name in BLAS_THREAD_VARIABLES)
+
+
+@contextmanager
+def numpy_loads_lightly() -> Iterator[None]:
+    """A block in which numpy, if numpy_module first loads it, loads OpenBLAS with one thread,
+    given back its default count (one per usable CPU, as OpenBLAS counts them) when the block
+    ends.
+
+    OpenBLAS starts its threads when it loads, and an idle one spins for about 0.1 s after
+    that: about 25 ms of CPU during numpy's import and 15 more during the first dream plan,
+    on a 2-core machine the second CPU that the plan's contradiction scores run on
+    (docs/performance.md, "Thirty-first session (plan31)" and "Thirty-seventh session
+    (plan37)"). Every product the block makes runs on one BLAS thread anyway (one_blas_thread).
+    The count is given back with threadpoolctl, which starts the threads then: the user's
+    products after the block run on every core as they would have. A count changed meanwhile
+    (not 1 any more) is left as it is.
+    """
+    with _BLAS_LOCK:
+        _BLAS_BLOCKS[0] += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_BLOCKS[0] -= 1
+            owed = _BLAS_OWED[0] and _BLAS_BLOCKS[0] == 0
+            if owed:
+                _BLAS_OWED[0] = False
+        if owed:
+            _give_back_blas_threads()
+
+
+def _give_back_blas_threads() -> None:
+    # A controller of its own: a kept one may predate numpy's load and not know its OpenBLAS
+    from threadpoolctl import ThreadpoolController
+
+    for lib in ThreadpoolController().select(internal_api="openblas").lib_controllers:
+        if lib.num_threads == 1:
+            lib.set_num_threads(usable_cpus())
 
 
 _ENVIRONMENT_LOCK = threading.RLock()  # re-entrant: a block may set another variable

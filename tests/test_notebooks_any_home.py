@@ -28,7 +28,7 @@ from tests.support.home_shapes import (
     proxy_env_with_key,
 )
 from tests.support.kernels import execute_notebook
-from tests.support.notebook_run import run_notebook
+from tests.support.notebook_run import clean_printed_text, run_notebook
 from tests.support.session_homes import CLEAR_ONLY, CWD, LATE_MEMORY, build_picked_sessions_home
 
 nbclient = pytest.importorskip("nbclient")
@@ -154,3 +154,34 @@ def test_the_explore_notebook_names_an_agent_s_dir_by_its_agent_not_its_project(
         ["migrator", "(agent:project)"],
     ]
     assert sum(line.split()[0] == name for line in pressure[1:]) == 1
+
+
+@pytest.mark.slow
+def test_the_explore_notebook_names_the_claude_home_it_exports_by_its_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh37: it printed "exporting every memory dir of the Claude home .claude", the
+    # folder's name, which every Claude home shares
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(w.home))
+    nb = run_notebook(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", tmp_path, timeout=300)
+    printed = clean_printed_text(nb)
+    claude_home = mem.parent.parent.parent
+    assert f"exporting every memory dir of the Claude home {claude_home}\n" in printed
+
+
+@pytest.mark.slow
+def test_the_replay_notebook_names_the_user_s_claude_home_by_its_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh37: it printed "Claude home: .claude", the folder's name, which every home shares
+    home = tmp_path / "home"
+    projects = home / ".claude" / "projects"
+    shutil.copytree(NOTEBOOKS / "data" / "sample_claude_home" / "projects", projects)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(projects / "-home-sam-src-shop" / "memory"))
+    nb = run_notebook(NOTEBOOKS / "11_session_replay.ipynb", tmp_path, timeout=300)
+    assert f"Claude home: {home / '.claude'}\n" in clean_printed_text(nb)

@@ -99,11 +99,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     """Print every memory dir under the Claude home(s) with counts, ages and index use."""
 
-    infos = [info for home in _claude_homes(args.home) for info in list_memory_dirs(home)]
+    homes = _claude_homes(args.home)
+    infos = [info for home in homes for info in list_memory_dirs(home)]
     if args.json:
         print(dumps_output([i.to_dict() for i in infos], indent=2))
     else:
-        print(format_list(infos))
+        print(format_list(infos, homes))
     return 0
 
 

@@ -158,7 +158,12 @@ def _recall_arguments(p: argparse.ArgumentParser) -> None:
         "--dir", type=existing_dir, default=None, help="the memory dir (or give it before QUERY)"
     )
     p.add_argument(
-        "--tool", action="append", metavar="NAME", help="a recently used tool (repeatable)"
+        "--tool",
+        action="append",
+        metavar="NAME",
+        help="a tool the agent used recently (repeatable): memories that only explain how to "
+        "use it are left out, as Claude Code's recall does; its gotchas and known issues are "
+        "kept",
     )
     p.add_argument(
         "--selector",

@@ -55,10 +55,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         print(f"note: {empty}")
     malformed = [h.filename for h in report.headers if h.malformed]
     if malformed:
-        print(
-            f"{len(malformed)} with a malformed header (fields recovered line by line): "
-            + ", ".join(map(terminal_line, malformed))
-        )
+        print(_header_problem_line(malformed))
     for skipped in report.skipped:
         # a skipped name can hold a newline: shown raw, it would start a line of its own; and
         # `bad<0xff>.md` beside `bad\\udcff.md` must show as two names (terminal_name)
@@ -67,6 +64,24 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if unloaded is not None:  # listed as one dir's, though no agent sees them
         print(f"note: {unloaded.problem}; {unloaded.fix}")
     return 0
+
+
+# At most this many files are named on the header-problem line; lint names every one.
+HEADER_PROBLEM_NAMES_SHOWN = 10
+
+
+def _header_problem_line(names: list[str]) -> str:
+    """One line naming the files whose header has a problem: a YAML slip whose fields were
+    recovered line by line, bytes that are not UTF-8, a read cut at its cap. It said "a
+    malformed header (fields recovered line by line)" of each, though a file that is not
+    UTF-8 or not text had a header that parsed or none at all, and named every file: 200 YAML
+    slips were 200 names on one line (fresh37). Lint gives each file's problem and its fix."""
+    shown = ", ".join(map(terminal_line, names[:HEADER_PROBLEM_NAMES_SHOWN]))
+    more = len(names) - HEADER_PROBLEM_NAMES_SHOWN
+    return (
+        f"{len(names)} with a header problem (`memdir-nb lint` on this dir says what each one "
+        f"is): {shown}" + (f", … and {more} more" if more > 0 else "")
+    )
 
 
 def _count_line(report: ScanReport) -> str:

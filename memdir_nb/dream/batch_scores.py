@@ -7,6 +7,8 @@ from collections import Counter
 from itertools import chain
 from typing import Any
 
+from memdir_nb.machine import numpy_module
+
 
 def _ratio_may_reach(
     texts: dict[int, str | None], columns: tuple[list[int], list[int]], cutoff: float
@@ -23,6 +25,7 @@ def _ratio_may_reach(
     with a text of None (not ASCII) are all kept. For near-duplicate heads this leaves about
     1 pair in 30 (docs/performance.md).
     """
+    numpy_module()  # a first load inside a plan: one OpenBLAS thread (machine)
     import numpy as np
 
     ids = sorted(i for i, t in texts.items() if t is not None)
@@ -72,6 +75,7 @@ def _scores(query: str, choices: list[str | None], scorer: Any, cutoff: float) -
     """
     from rapidfuzz import process
 
+    numpy_module()  # cdist loads numpy: the first load inside a plan, one OpenBLAS thread
     return process.cdist(  # type: ignore[no-any-return]
         [query], choices, scorer=scorer, score_cutoff=cutoff, workers=1
     )[0].tolist()

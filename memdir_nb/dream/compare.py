@@ -37,7 +37,13 @@ from memdir_nb.dream.kept import (
 )
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.formats.manifest import memory_time_ms
-from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
+from memdir_nb.machine import (
+    ThreadBeside,
+    beside_this_process,
+    fork_pays,
+    numpy_module,
+    usable_cpus,
+)
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
 from memdir_nb.spec.records import computed_once
 from memdir_nb.spec.similarity import (
@@ -478,6 +484,7 @@ def _similar_pairs_on_all_cores(
     from rapidfuzz import process
 
     cutoff = CONTRADICTION_THRESHOLD
+    numpy_module()  # cpdist loads numpy: the first load inside a plan, one OpenBLAS thread
     scores = process.cpdist(
         [texts[i] for i, _ in pairs],
         [texts[j] for _, j in pairs],

@@ -40,6 +40,7 @@ from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats.frontmatter_fields import core_header
 from memdir_nb.home.paths import derived_output_problem
+from memdir_nb.machine import numpy_loads_lightly
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     DREAM_DATE_SLACK_DAYS,
@@ -425,7 +426,9 @@ def plan_consolidation(
                 "cache keeps the text of memories: pass a folder outside every memory dir, "
                 "such as MemdirConfig.from_environment().cache_root()"
             )
-    with collector_paused():  # the pass holds every file's text and makes no cycles
+    # The pass holds every file's text and makes no cycles; numpy, when this plan loads it,
+    # loads without OpenBLAS's idle thread spinning beside the plan's scores (machine).
+    with collector_paused(), numpy_loads_lightly():
         return _plan(memory_dir, now_ms, clock, cache_dir)
 
 

@@ -412,11 +412,19 @@ def list_memory_dirs(
     ]
 
 
-def format_list(infos: list[MemoryDirInfo]) -> str:
+def format_list(infos: list[MemoryDirInfo], looked_in: list[Path] | None = None) -> str:
     """One block per dir: where, whose, counts, ages, index use; then a total line. A key and a
     transcript's cwd are names others chose (a newline in one is shown as an escape), and each
     path is shown so it reads back (spec.shown_names.terminal_name): folders `bad<0xff>` and
-    `bad\\udcff` were two blocks headed alike (attack36)."""
+    `bad\\udcff` were two blocks headed alike (attack36). With none found, the total line names
+    the Claude homes looked_in and where to look next: "0 memory dirs found." named none
+    (fresh37)."""
+    if not infos and looked_in:
+        where = ", ".join(terminal_name(home) for home in looked_in)
+        return (
+            f"0 memory dirs found under {where}; `memdir-nb where` names the dir this "
+            "project would use, and --home names another Claude home."
+        )
     lines = []
     for info in infos:
         lines.append(f"{terminal_name(info.path)}  [{info.kind}]")

@@ -107,7 +107,10 @@ def current_memory(memory_dir: str | os.PathLike[str]) -> tuple[dict[str, AsOfFi
             notes.append(f"{header.filename}: not read ({err})")
             continue
         files[header.filename] = AsOfFile(header.filename, res.text, header.mtime_ms)
-    notes.extend(f"{s.path}: {s.reason}" for s in report.skipped)
+    # a skipped file was a bare "loop.md: symlink loop" line at the summary's end (fresh37)
+    notes.extend(
+        f"{s.path}: skipped while reading ({s.reason}), so no turn sees it" for s in report.skipped
+    )
     return files, notes
 
 

@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterable, Sequence
 from itertools import chain, repeat
 from typing import Any
 
-from memdir_nb.machine import one_blas_thread
+from memdir_nb.machine import numpy_module, one_blas_thread
 from memdir_nb.spec import text as textseg
 
 __all__ = [
@@ -316,6 +316,7 @@ class _Join:
 
     def dense_columns(self) -> tuple[list[int], list[int]]:
         """The join as 0/1 matrix products: shared-stem counts and seed hits for every pair."""
+        numpy_module()  # a first load inside a plan: one OpenBLAS thread (machine)
         import numpy as np
 
         # Every stem by its rank (self.rank's order), every set's stems sorted by rank; the

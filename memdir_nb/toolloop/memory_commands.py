@@ -141,8 +141,8 @@ class MemoryDirBackend:
             raise text.not_a_file(tp.shown)
         require_memory_file(tp, existing=True)
 
-    def _notes(self, rel: str, content: str) -> str:
-        """What the answer adds after a write: the cap verdict for an index, else frontmatter problems."""
+    def _notes(self, rel: str, content: str, done: str = "saved") -> str:
+        """After a write: an index's cap verdict, else the frontmatter problems (done: "moved" for a rename)."""
         if rel in INDEX_PATHS:
             cap = index_cap_verdict(content)
             return f"\n\n{cap.message}" if cap.message else ""
@@ -170,7 +170,7 @@ class MemoryDirBackend:
             return ""
         listed = "\n".join(f"- {p}" for p in dict.fromkeys(problems))
         return (
-            "\n\nNote: the file was saved, but it does not yet follow the memory-file format "
+            f"\n\nNote: the file was {done}, but it does not yet follow the memory-file format "
             f"(fix it with str_replace):\n{listed}"
         )
 
@@ -452,7 +452,7 @@ class MemoryDirBackend:
         left = links.left_dangling({old.rel: new.rel})
         return (
             text.renamed(old.shown, new.shown)
-            + self._notes(new.rel, moved)
+            + self._notes(new.rel, moved, "moved")
             + text.links_left(left, f"{old.shown}, now {new.shown},")
         )
 

@@ -57,7 +57,30 @@ def test_scan_prints_one_manifest_line_per_memory(demo_dir: Path) -> None:
 
 def test_scan_reports_the_malformed_header(demo_dir: Path) -> None:
     out = run_cli("scan", str(demo_dir))
-    assert "team/reference_release_steps.md" in out.stdout.split("malformed header")[1]
+    assert "team/reference_release_steps.md" in out.stdout.split("with a header problem")[1]
+
+
+def test_scan_names_header_problems_truly_and_at_most_ten_of_them(tmp_path: Path) -> None:
+    # a file that is not UTF-8, or not text, was summed up as "a malformed header (fields
+    # recovered line by line)", though its header parsed or it had none; and 200 YAML slips
+    # printed 200 names on one line (fresh37)
+    mem = tmp_path / "memory"
+    add_memory(mem, "user_cafe.md", description="cafe orders")
+    (mem / "user_cafe.md").write_bytes(
+        (mem / "user_cafe.md").read_bytes().replace(b"cafe", b"caf\xe9")
+    )
+    (mem / "blob.md").write_bytes(bytes(range(256)))
+    for i in range(12):  # a description with an unquoted ': ' is a YAML slip
+        (mem / f"project_slip_{i:02d}.md").write_text(
+            f"---\nname: Slip {i}\ndescription: case {i}: rule\ntype: project\n---\n\nBody.\n"
+        )
+    out = run_cli("scan", str(mem))
+    assert out.returncode == 0, out.stderr
+    line = next(ln for ln in out.stdout.splitlines() if "header problem" in ln)
+    assert line.startswith("14 with a header problem (`memdir-nb lint` on this dir says what ")
+    assert "recovered line by line" not in out.stdout
+    assert line.endswith(", … and 4 more")
+    assert line.count(".md") == 10
 
 
 def test_scan_json_lists_memories_and_skipped(demo_dir: Path) -> None:
@@ -352,6 +375,16 @@ def test_list_counts_dirs_with_plurals(tmp_path: Path) -> None:
     assert "1 memory dir found." in out.stdout and "1 memory: feedback 1" in out.stdout
     data = json.loads(run_env("list", "--home", str(w.claude_home), "--json").stdout)
     assert data[0]["memories"] == 1 and data[0]["project_path"] == str(w.project)
+
+
+def test_list_finding_no_memory_dir_names_the_claude_home_it_looked_in(tmp_path: Path) -> None:
+    # fresh37: "0 memory dirs found." named no home, while `sessions` said "No session
+    # transcripts under <home>."; a user with no ~/.claude (or the wrong HOME) could not tell
+    w = make_world(tmp_path, repo=False)
+    out = run_env("list", env={"HOME": str(w.home)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"0 memory dirs found under {w.claude_home}; ")
+    assert "memdir-nb where" in out.stdout and "--home" in out.stdout
 
 
 def test_a_home_named_twice_or_under_a_second_name_is_listed_once(tmp_path: Path) -> None:
@@ -708,6 +741,14 @@ def test_index_and_lint_report_an_index_that_is_not_utf8(tmp_path: Path) -> None
     assert json.loads(run_env("index", str(mem), "--json").stdout)[0]["valid_utf8"] is False
     lint = run_env("lint", str(mem))
     assert "index-invalid-utf8" in lint.stdout and lint.returncode == 1
+
+
+def test_recall_s_tool_help_says_what_a_tool_in_use_changes() -> None:
+    # fresh37: "a recently used tool (repeatable)" did not say why one would pass it
+    out = run_cli("recall", "--help")
+    text = " ".join(out.stdout.split())
+    assert "memories that only explain how to use it are left out" in text
+    assert "its gotchas and known issues are kept" in text
 
 
 def test_every_argument_has_help_text() -> None:

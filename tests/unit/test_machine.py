@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -493,3 +494,134 @@ def test_numpy_blas_loaded_with_one_thread_is_not_limited_again(
     misses, inside = out.stdout.split(maxsplit=1)
     assert int(misses) == looked
     assert inside.strip() in ("[1]", "[]")  # [] where numpy's BLAS is not one threadpoolctl knows
+
+
+# ---- numpy loaded inside a plan: OpenBLAS on one thread there, its default count after
+
+_BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+_LIGHT_LOAD_PROBE = (
+    "import json, os, sys\n"
+    "from threadpoolctl import threadpool_info\n"
+    "from memdir_nb import machine\n"
+    "def blas():\n"
+    "    return [i['num_threads'] for i in threadpool_info() if i['internal_api'] == 'openblas']\n"
+    "if sys.argv[1] == 'before':\n"
+    "    import numpy\n"
+    "with machine.numpy_loads_lightly():\n"
+    "    np = machine.numpy_module()\n"
+    "    inside, variable = blas(), os.environ.get('OPENBLAS_NUM_THREADS')\n"
+    "    with machine.one_blas_thread(numpy_only=True):\n"
+    "        product = float((np.ones((64, 64), np.float32) @ np.ones(64, np.float32)).sum())\n"
+    "looked = machine._thread_controller.cache_info().misses\n"
+    "print(json.dumps([inside, variable, blas(), looked, product]))\n"
+)
+
+_DEFAULT_BLAS_PROBE = (
+    "import numpy\n"
+    "from threadpoolctl import threadpool_info\n"
+    "print([i['num_threads'] for i in threadpool_info() if i['internal_api'] == 'openblas'])\n"
+)
+
+
+def _without_blas_variables(**chosen: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _BLAS_VARIABLES}
+    return {**env, **chosen}
+
+
+def _run_probe(code: str, *args: str, env: dict[str, str]) -> str:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+
+
+def _default_blas_threads(env: dict[str, str]) -> list[int]:
+    counts: list[int] = json.loads(_run_probe(_DEFAULT_BLAS_PROBE, env=env))
+    if not counts:
+        pytest.skip("numpy's BLAS here is not OpenBLAS")
+    if counts == [1]:
+        pytest.skip("OpenBLAS starts one thread here anyway (one usable CPU)")
+    return counts
+
+
+def test_numpy_first_loaded_in_a_light_block_runs_one_blas_thread_and_the_default_after() -> None:
+    # OpenBLAS's idle thread spins beside a first plan's scores for about 0.1 s after it loads;
+    # inside the block it is never started, and the user's products after the block get the
+    # count OpenBLAS would have started with. The variable is not left set, and the block's
+    # numpy-only products need no threadpoolctl controller (the count is already one).
+    env = _without_blas_variables()
+    default = _default_blas_threads(env)
+    inside, variable, after, looked, product = json.loads(
+        _run_probe(_LIGHT_LOAD_PROBE, "in-block", env=env)
+    )
+    assert inside == [1]
+    assert variable is None
+    assert after == default
+    assert looked == 0
+    assert product == 64.0 * 64
+
+
+@pytest.mark.parametrize(
+    ("how", "chosen"),
+    [
+        ("before", {}),
+        ("in-block", {"OPENBLAS_NUM_THREADS": "2"}),
+        ("in-block", {"OMP_NUM_THREADS": "2"}),
+    ],
+)
+def test_numpy_loaded_before_the_block_or_with_a_count_the_user_chose_is_left_as_it_is(
+    how: str, chosen: dict[str, str]
+) -> None:
+    env = _without_blas_variables()
+    default = _default_blas_threads(env)
+    expected = [2] if chosen else default
+    inside, variable, after, _, _ = json.loads(
+        _run_probe(_LIGHT_LOAD_PROBE, how, env=_without_blas_variables(**chosen))
+    )
+    assert inside == expected
+    assert after == expected
+    assert variable == chosen.get("OPENBLAS_NUM_THREADS")
+
+
+_PLAN_BLAS_PROBE = (
+    "import json, sys\n"
+    "from threadpoolctl import threadpool_info\n"
+    "from memdir_nb.dream import compare, plan_consolidation\n"
+    "from memdir_nb.spec import similarity\n"
+    "def blas():\n"
+    "    return [i['num_threads'] for i in threadpool_info() if i['internal_api'] == 'openblas']\n"
+    "seen = []\n"
+    "dense = similarity._Join.dense_columns\n"
+    "def watched(self):\n"
+    "    found = dense(self)\n"
+    "    seen.append(blas())\n"
+    "    return found\n"
+    "similarity._Join.dense_columns = watched\n"
+    "similarity.DENSE_MIN_PAIRS = 0\n"
+    "compare._BATCH_MIN_PAIRS = 0\n"
+    "plan = plan_consolidation(sys.argv[1], now_ms=1_790_000_000_000.0)\n"
+    "print(json.dumps([seen[:1], blas(), len(plan.actions)]))\n"
+)
+
+
+def test_a_plan_that_loads_numpy_runs_its_products_on_one_blas_thread_and_gives_the_count_back(
+    tmp_path: Path,
+) -> None:
+    env = _without_blas_variables()
+    default = _default_blas_threads(env)
+    for i in range(12):
+        words = "deploy staging cluster nightly backup rotation keys" if i % 2 else "deploy cluster"
+        negation = "never " if i % 3 == 0 else ""
+        (tmp_path / f"project_note_{i}.md").write_text(
+            f"---\nname: note {i}\ndescription: {negation}{words} {i}\ntype: project\n---\n"
+            f"We {negation}{words} every night, run {i}.\n",
+            encoding="utf-8",
+        )
+    seen, after, _ = json.loads(_run_probe(_PLAN_BLAS_PROBE, str(tmp_path), env=env))
+    assert seen == [[1]]  # the first dense join: numpy loaded inside the plan, one thread
+    assert after == default

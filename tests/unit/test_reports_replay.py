@@ -719,3 +719,15 @@ def test_a_file_the_replay_cannot_lay_out_is_named_once_however_many_turns_follo
         "ferry times: not a memory file name ('ferry times' does not end in .md (memory files "
         "are Markdown files named like feedback_testing.md)); left out"
     ]
+
+
+def test_a_file_the_scan_skips_is_noted_as_left_out_of_the_replay(sample: DemoSession) -> None:
+    # fresh37: the summary ended with a bare "loop.md: symlink loop" line
+    (sample.memory_dir / "loop.md").symlink_to("loop.md")
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert "loop.md: skipped while reading (symlink loop), so no turn sees it" in replay.notes
+    assert replay.summary().endswith(
+        "\nloop.md: skipped while reading (symlink loop), so no turn sees it"
+    )

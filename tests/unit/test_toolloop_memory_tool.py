@@ -1330,3 +1330,16 @@ def test_a_tilde_folder_already_there_can_still_be_viewed_edited_moved_and_delet
     moved = run(tool, command="rename", old_path="/memories/~", new_path="/memories/home_notes")
     assert moved.startswith("Successfully renamed"), moved
     assert (root / "home_notes" / "user_x.md").exists() and not (root / "~").exists()
+
+
+def test_a_rename_s_format_note_says_the_file_was_moved_not_saved(
+    tool: MemdirMemoryTool,
+) -> None:
+    run(tool, command="create", path="/memories/testing.md", file_text="real Postgres only\n")
+    answer = run(
+        tool, command="rename", old_path="/memories/testing.md", new_path="/memories/notes/t.md"
+    )
+    first, note = answer.split("\n\n", 1)
+    assert first == "Successfully renamed /memories/testing.md to /memories/notes/t.md"
+    assert note.startswith("Note: the file was moved, but it does not yet follow the memory-file")
+    assert "saved" not in note

@@ -136,3 +136,18 @@ def test_a_selector_toggle_cleared_from_the_browser_keeps_the_selector(
     assert v.selector_name == "semantic" and v.selector_box.value == "semantic"
     v.selector_name = "lexical"
     assert v.selector_box.value == "lexical"
+
+
+def test_the_picker_dates_each_session_by_its_first_record_as_the_sessions_command_does(
+    sample: DemoSession,
+) -> None:
+    # fresh37: the picker labelled a session with its file's modification date, while
+    # `memdir-nb sessions --dir` and notebook 11 give the date of its first record; a session
+    # resumed (or copied) later read as today's in one and as the day it began in the other
+    later = 1_900_000_000  # 2030-03-17, long after the sample's 2026-05-12
+    for path in (sample.transcript, sample.subagent):
+        os.utime(path, (later, later))
+    v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    labels = [label for label, _ in v.picker.options]
+    assert f"{sample.transcript.stem} (2026-05-12)" in labels
+    assert not any("2030-" in label for label in labels)

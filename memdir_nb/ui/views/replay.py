@@ -10,7 +10,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memdir_nb.home.sessions import SessionFile, sessions_using
+from memdir_nb.home.sessions import SessionFile, described, sessions_using
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
 from memdir_nb.spec.text import first_few, html_safe, terminal_line
 
@@ -195,6 +195,8 @@ def sessions_beside(memory_dir: str | os.PathLike[str]) -> list[SessionFile]:
     """The transcripts of the sessions that used memory_dir, newest first, if it is a project's.
 
     Those beside it and those of its subfolders' and worktrees' sessions
-    (home.sessions.sessions_using).
+    (home.sessions.sessions_using), each read for its turns and the date of its first record
+    (home.sessions.described), as `memdir-nb sessions --dir` lists them: a label dated by the
+    file's modification time read as today's for a session begun weeks ago (fresh37).
     """
-    return sessions_using(memory_dir)
+    return [described(s) for s in sessions_using(memory_dir, heads=False)]
