@@ -17,8 +17,9 @@ The rules (weeks run Monday to Sunday; `today` is the local date of the clock re
 - "a few days", "a couple of weeks": found, but name no single date (resolution None).
 
 A weekday written next to an absolute date ("Thursday 2026-03-05"), a recurring one ("every
-Monday", "Tuesdays", a range "Tuesday to Thursday") and a generic one ("on a Friday", "any
-Friday") is not a relative date.
+Monday", "Tuesdays", a range "Tuesday to Thursday", a recurring meeting's slot "Monday 10:00
+standup") and a generic one ("on a Friday", "any Friday") is not a relative date. A weekday
+with a clock time alone ("Thursday 14:00") is one: a one-off reads the same.
 """
 
 from __future__ import annotations
@@ -98,6 +99,30 @@ _RECURRING_BEFORE = re.compile(
 # "on call Monday-Friday" (fresh34: a deploy window a project memory states as it should).
 _WEEKDAY_RANGE = re.compile(
     rf"\b{_CAP_WEEKDAY}(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|till|until)\s+){_CAP_WEEKDAY}\b"
+)
+# A weekday beside a meeting that recurs by its nature names the meeting's weekly slot, not a
+# date: "Monday 10:00 standup", "standup Monday 10:00", "Rotation hands over Monday 10:00 UTC",
+# "the Friday retro" (lefts37). A weekday with a time and nothing else ("Client demo Thursday
+# 14:00") stays a relative date: a one-off reads the same, and is what the rule is for.
+_RECURRING_EVENT = (
+    r"(?:stand-?ups?|syncs?|retros?|retrospectives?|1:1s?|one-on-ones?|office\s+hours|"
+    r"check-ins?|all-hands|rotation|on-call)"
+)
+_CLOCK_TIME = (
+    r"(?:at\s+)?\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?)?"
+    r"(?:\s*(?:-|\u2013|to)\s*\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?)?)?(?:\s+(?-i:[A-Z]{2,5}))?"
+)
+_EVENT_AFTER = re.compile(
+    rf"\s*,?\s*(?:{_CLOCK_TIME}\s*)?(?:(?:team|weekly|daily|sprint|planning)\s+)?{_RECURRING_EVENT}\b",
+    re.IGNORECASE,
+)
+# Before the weekday "sync" must be a named one ("weekly sync Tuesday"): "we sync Thursday"
+# is a verb, and a one-off.
+_EVENT_BEFORE = re.compile(
+    r"\b(?:stand-?ups?|retros?|retrospectives?|1:1s?|one-on-ones?|office\s+hours|check-ins?|"
+    r"all-hands|rotation|on-call|(?:weekly|team|daily)\s+syncs?)"
+    r"(?:\s*[:,\u2013-]\s*|\s+(?:(?:is|are|on|at|runs?|happens?|hands\s+over)(?:\s+on)?\s+)?)$",
+    re.IGNORECASE,
 )
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 # A heading names a topic ("### The Problem Today") and a blockquote repeats words said then:
@@ -189,6 +214,14 @@ def _in_a_compound(line: str, start: int, end: int) -> bool:
     return joined_before or (line[end : end + 1] == "-" and line[end + 1 : end + 2].isalnum())
 
 
+def _a_meetings_slot(line: str, start: int, end: int) -> bool:
+    """Whether the weekday at line[start:end] is a recurring meeting's slot: the meeting named
+    right after it (a clock time between) or right before it (see _RECURRING_EVENT)."""
+    if _EVENT_AFTER.match(line, end) is not None:
+        return True
+    return _EVENT_BEFORE.search(line, max(0, start - 40), start) is not None
+
+
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order.
 
@@ -222,6 +255,8 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
         ):
             continue
         if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
+            continue
+        if _a_meetings_slot(line, m.start(), m.end()):
             continue
         if _weekday_anchored(line, m.start(), m.end()) or _set_apart(
             line, m.start(), m.end(), quoted

@@ -1340,6 +1340,27 @@ def _rebuilt_dir(tmp_path: Path) -> tuple[Path, bytes, str]:
     return mem, old, batch
 
 
+def test_rebuild_index_prints_the_diff_it_wrote_and_keeps_the_old_index(tmp_path: Path) -> None:
+    # lefts37: a rebuild that rewrote MEMORY.md printed a summary ("added 1 entry ...") and
+    # not the change; a person sees the lines it wrote, as --dry-run shows them, and the old
+    # index's place in .trash/.
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md", index=False)
+    (mem / "MEMORY.md").write_text("- [Notes](notes.md) — written by hand\n")
+    preview = run_env("rebuild-index", "--dry-run", str(mem))
+    out = run_env("rebuild-index", str(mem))
+    assert out.returncode == 0, out.stderr
+    added = [line for line in preview.stdout.splitlines() if line.startswith("+")]
+    assert added and "+- [" in "\n".join(added)  # the preview shows the entry it adds
+    for line in added:
+        assert line in out.stdout.splitlines()  # and the rebuild prints the same lines
+    assert "--- a/MEMORY.md" in out.stdout and "+++ b/MEMORY.md" in out.stdout
+    (kept,) = (mem / ".trash").glob("rebuild-index-*/MEMORY.md")
+    assert kept.read_text() == "- [Notes](notes.md) — written by hand\n"
+    again = run_env("rebuild-index", str(mem))  # nothing changed: no diff, no batch
+    assert "--- a/" not in again.stdout and "up to date" in again.stdout
+
+
 def test_restore_puts_back_the_index_rebuild_index_replaced(tmp_path: Path) -> None:
     mem, old, batch = _rebuilt_dir(tmp_path)
     listed = run_env("restore", str(mem))

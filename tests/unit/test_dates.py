@@ -116,6 +116,37 @@ def test_anchored_recurring_or_lowercase_weekdays_are_not_relative_dates(text: s
     assert find_relative_dates(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Monday 10:00 standup with the platform team.",
+        "Standup Monday 10:00, retro Friday 16:00 CET.",
+        "Rotation hands over Monday 10:00 UTC.",
+        "Weekly sync Tuesday at 3pm PST; the Thursday 1:1 moves with it.",
+        "Office hours: Wednesday 14:00-15:00.",
+    ],
+)
+def test_a_recurring_meetings_weekday_slot_is_not_a_relative_date(text: str) -> None:
+    # lefts37: "Monday 10:00 standup" was relative-date ('Monday'); a standup, a retro, a 1:1
+    # or a rotation recurs by its nature, so its weekday is the weekly slot, not a date
+    assert find_relative_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("Client demo Thursday 14:00.", "Thursday"),  # a time alone: a one-off reads the same
+        ("Monday 10:00", "Monday"),
+        ("We sync Thursday about pricing.", "Thursday"),  # "sync" the verb: a one-off
+        ("Standup moved; the launch is Friday.", "Friday"),  # the meeting is not the weekday's
+    ],
+)
+def test_a_weekday_with_only_a_time_or_a_verb_beside_it_stays_a_relative_date(
+    text: str, phrase: str
+) -> None:
+    assert [h.phrase for h in find_relative_dates(text)] == [phrase]
+
+
 def test_a_weekday_range_opened_by_next_stays_two_relative_dates() -> None:
     # a guard: a range opened by "next" names days of one week, both still relative dates
     assert [h.phrase for h in find_relative_dates("Off next Tuesday to Thursday.")] == [
