@@ -303,7 +303,12 @@ def derived_output_problem(
     folder = os.path.abspath(os.fspath(config.expand_user(where)))
     for home in (config.claude_home, *claude_homes):
         why = cache_folder_problem(
-            folder, os.path.abspath(home), os.fspath(config.cwd), tuple(dirs), notes=notes
+            folder,
+            os.path.abspath(home),
+            os.fspath(config.cwd),
+            tuple(dirs),
+            notes=notes,
+            home=config.home,
         )
         if why:
             return why
