@@ -432,6 +432,36 @@ def test_export_writes_two_parquet_files(tmp_path: Path) -> None:
     assert (tmp_path / "pq" / "dirs.parquet").is_file()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "--parquet", "{mem}/team", "--home", "{home}"),
+        ("export", "--archive", "{agent}/memory.zip", "--dir", "{mem}"),
+        ("export", "--archive", "{mem}/memory.zip", "--dir", "{agent}"),
+    ],
+    ids=["parquet-into-team", "archive-into-agent-memory", "archive-into-project-memory"],
+)
+def test_export_into_a_memory_dir_is_refused_with_the_fix_and_writes_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # bounds37: an export holds every memory's text; written into a memory dir it is published
+    # by whatever publishes the dir (a team sync, a commit), and the store is its only writer
+    pytest.importorskip("pyarrow")
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "team/reference_board.md", type="reference")
+    agent = w.claude_home / "agent-memory" / "reviewer"
+    add_memory(agent, "feedback_style.md")
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    filled = [a.format(mem=mem, home=w.home, agent=agent) for a in args]
+    out = run_env(*filled, env={"HOME": str(w.home)})
+    assert out.returncode == 2, out.stdout
+    assert out.stderr.startswith("error: ") and "is inside" in out.stderr
+    assert "nothing was written" in out.stderr and "outside every memory dir" in out.stderr
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
 def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "feedback_db.md", index=False)
