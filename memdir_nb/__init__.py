@@ -47,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     "EntrypointTruncation": "formats.index_caps",
     "IndexCapVerdict": "formats.index_caps",
     "ImportReport": "storage.archive",
-    "export_archive": "storage.archive",
+    "export_archive": "reports.fleet",
     "import_archive": "storage.archive",
     "index_cap_verdict": "formats.index_caps",
     "truncate_entrypoint_content": "formats.index_caps",
@@ -221,7 +221,7 @@ if TYPE_CHECKING:
     )
     from memdir_nb.reports.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
     from memdir_nb.reports.doctor import diagnose
-    from memdir_nb.reports.fleet import export_parquet
+    from memdir_nb.reports.fleet import export_archive, export_parquet
     from memdir_nb.reports.memory_dirs import list_memory_dirs
     from memdir_nb.reports.replay import SessionReplay, TurnReplay, replay_session
     from memdir_nb.security.secret_scan import (
@@ -262,7 +262,7 @@ if TYPE_CHECKING:
         scope_of_path,
         scope_violation,
     )
-    from memdir_nb.storage.archive import ImportReport, export_archive, import_archive
+    from memdir_nb.storage.archive import ImportReport, import_archive
     from memdir_nb.storage.containment import (
         PathTraversalError,
         realpath_deepest_existing,

@@ -105,7 +105,10 @@ def test_list_counts_every_memory_dir_and_memory(
     code, out, err = _run(capsys, monkeypatch, shape, "list", "--home", str(shape.home))
     assert code == 0 and "Traceback" not in err
     noun = "memory dir" if shape.memory_dirs == 1 else "memory dirs"
-    assert f"{shape.memory_dirs} {noun} found." in out
+    if shape.memory_dirs:
+        assert f"{shape.memory_dirs} {noun} found." in out
+    else:  # an empty result names the home it looked in and where to look next (fresh37)
+        assert f"0 memory dirs found under {shape.claude_home};" in out
 
 
 def test_sessions_lists_every_transcript(

@@ -17,11 +17,12 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.formats.jsonio import dumps_output
 from memdir_nb.lint import count_by_severity, lint_memory_dir
+from memdir_nb.reports.fleet import export_archive
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
-from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
+from memdir_nb.storage.archive import format_import_report, import_archive
 from memdir_nb.storage.home_folders import empty_dir_note
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import (
@@ -312,6 +313,16 @@ def _print_unloaded_agent_index(memory_dir: Path) -> None:
         print(f"note: {unloaded.problem}; {unloaded.fix}")
 
 
+def _print_written(r: IndexRebuild) -> None:
+    """What a rebuild wrote to one index: the unified diff --dry-run previews (lefts37: the
+    summary alone hid the lines written), then the summary line."""
+    label = terminal_line(r.label)
+    if r.changed:
+        print(terminal_safe(r.diff(label)), end="")
+    if r.changed or not r.agent:  # an agent's index is named when the rebuild wrote it
+        print(_rebuild_summary(r, label, written=True))
+
+
 def cmd_rebuild_index(args: argparse.Namespace) -> int:
     """Add the missing entries to MEMORY.md (and team/MEMORY.md), keeping every line people wrote."""
 
@@ -350,8 +361,7 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
                 print(_over_caps_refusal(r, terminal_line(r.label)), file=sys.stderr)
         return 1
     for r in result.rebuilds:
-        if r.changed or not r.agent:  # an agent's index is named when the rebuild wrote it
-            print(_rebuild_summary(r, terminal_line(r.label), written=True))
+        _print_written(r)
     if result.batch:
         restore = f"memdir-nb restore {shell_word(memory_dir)} {Path(result.batch).name}"
         print(  # one line, whatever the dir's name holds (a quoted newline too)

@@ -15,6 +15,7 @@ from memdir_nb.formats.index import upsert_index_entry, with_added_lines
 from memdir_nb.formats.index_batch import IndexText, fit_index
 from memdir_nb.formats.index_lines import norm_target, parse_index
 from memdir_nb.formats.wikilinks import file_relinked, relinked
+from memdir_nb.storage.agent_root_index import scopes_joined_problem
 from memdir_nb.storage.listing import folder_of_memory_dirs
 
 
@@ -226,8 +227,8 @@ def _approved(
     plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None
 ) -> list[PlanAction]:
     if approve is None:
-        return list(plan.actions)
-    if isinstance(approve, (str, PlanAction)):
+        approve = plan.actions
+    elif isinstance(approve, (str, PlanAction)):
         approve = [approve]
     ids = {a.id if isinstance(a, PlanAction) else a for a in approve}
     unknown = ids - {a.id for a in plan.actions}
@@ -237,6 +238,18 @@ def _approved(
             f"choose from {[a.id for a in plan.actions]}"
         )
     return [a for a in plan.actions if a.id in ids]
+
+
+def refuse_claude_plan_across_agents(plan: ConsolidationPlan, approved: list[PlanAction]) -> None:
+    """The scope rule the offline planner's merges keep (storage.agent_root_index), held for
+    the Claude planner's plan: its approved actions are one step, as nothing records which
+    retired file's text a rewritten one took (PlanRecorder refuses such a Write as it is made;
+    a plan built or edited by hand is checked here)."""
+    if plan.source != "claude":
+        return
+    problem = scopes_joined_problem(plan.memory_dir, [f for a in approved for f in a.files])
+    if problem is not None:
+        raise PlanError(f"this Claude plan cannot be applied: {problem}; nothing was applied")
 
 
 class _Simulation:

@@ -19,6 +19,7 @@ from memdir_nb.dream.actions import (
     _approved,
     _sha,
     _simulate,
+    refuse_claude_plan_across_agents,
 )
 from memdir_nb.dream.link_notes import rewrite_link_notes
 from memdir_nb.formats.index import IndexCapVerdict, index_cap_verdict
@@ -123,6 +124,7 @@ def apply_plan(
     if plan.applied:
         raise PlanError("this plan was already applied; make a new plan with plan_consolidation()")
     actions = _approved(plan, approve)
+    refuse_claude_plan_across_agents(plan, actions)  # PlanError before the lock: nothing written
     root = plan.memory_dir
     with _store_for(root, store).transaction() as tx:
         touched = sorted({rel for a in actions for rel in a.files} | set(_simulate(plan, actions)))

@@ -23,6 +23,7 @@ from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.constants import DEFAULT_MODEL, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
 from memdir_nb.spec.dates import local_date
 from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
+from memdir_nb.storage.agent_root_index import scopes_joined_problem
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.link_report import LinksLeft, links_left_by_rewrites
 from memdir_nb.storage.listing import list_daily_logs
@@ -150,6 +151,9 @@ class PlanRecorder:
                 True,
                 verdict,
             )
+        joined = scopes_joined_problem(self.memory_dir, [*self.pending, rel])
+        if joined is not None:  # the plan would move a memory between agents' folders
+            return ToolOutcome(f"{name} refused: {joined}.", True, verdict)
         current = self._touch(rel)
         if name == "Write":
             content = tool_input.get("content")

@@ -14,6 +14,7 @@ from memdir_nb.dream.actions import (
     ConsolidationPlan,
     IndexRemove,
     PlanAction,
+    PlanError,
     PlanOp,
     ReplaceText,
     TrashFile,
@@ -38,6 +39,7 @@ from memdir_nb.dream.kept import KeptCalls, KeptReads, kept_modified_ms
 from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats.frontmatter_fields import core_header
+from memdir_nb.home.paths import derived_output_problem
 from memdir_nb.machine import numpy_loads_lightly
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
@@ -413,7 +415,17 @@ def plan_consolidation(
     cache_dir: a folder (MemdirConfig.cache_root(), never inside a memory dir) where what the
     plan derived from file contents is kept for a plan in a later process (dream.disk_kept);
     the plan is the same with it or without it. None: nothing is kept beyond this process.
+    A cache_dir in a memory dir (this one, any under the Claude home, a folder holding
+    MEMORY.md or Markdown) is refused with PlanError before anything is read or written.
     """
+    if cache_dir is not None:
+        why = derived_output_problem(cache_dir, memory_dirs=(os.fspath(memory_dir),))
+        if why:
+            raise PlanError(
+                f"cache_dir {os.fspath(cache_dir)!r} {why}; nothing was written. The plan's "
+                "cache keeps the text of memories: pass a folder outside every memory dir, "
+                "such as MemdirConfig.from_environment().cache_root()"
+            )
     # The pass holds every file's text and makes no cycles; numpy, when this plan loads it,
     # loads without OpenBLAS's idle thread spinning beside the plan's scores (machine).
     with collector_paused(), numpy_loads_lightly():

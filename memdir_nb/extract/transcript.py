@@ -13,7 +13,11 @@ from memdir_nb.extract.sandbox import WRITE_TOOLS
 from memdir_nb.formats.memory_timeline import MemoryPaths
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.transcript_records import TranscriptProblem, parse_record_line, record_id
-from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_MAX_BYTES
+from memdir_nb.spec.constants import (
+    SESSION_READ_MAX_BYTES,
+    TRANSCRIPT_LINE_MAX_BYTES,
+    TRANSCRIPT_READ_MAX_BYTES,
+)
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.line_reader import iter_lines
 
@@ -114,10 +118,21 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
         lines = lines[:-1]  # the last line was cut mid-record
     transcript = parse_transcript_lines(lines)
     if res.truncated:
-        transcript.problems.append(
-            TranscriptProblem(len(lines), f"{res.cut_note()}; later records were not read")
-        )
+        transcript.problems.append(TranscriptProblem(len(lines), too_large_note(res.cut_note())))
     return transcript
+
+
+def too_large_note(cut: str) -> str:
+    """What a transcript past read_transcript's cap lost, the cap, and what to do (lefts37: it
+    said only how many bytes were read). The cap is the text and records held at once; the
+    session model and a replay stream a transcript line by line up to SESSION_READ_MAX_BYTES."""
+    cap = TRANSCRIPT_READ_MAX_BYTES // (1024 * 1024)
+    return (
+        f"{cut}; later records were not read: the extractor holds at most {cap} MiB of a "
+        "transcript at once. Feed a longer one to ExtractionScheduler.on_transcript, which "
+        f"reads it from its cursor, {cap} MiB a run, until it is all read; `memdir-nb replay` "
+        f"reads it whole (up to {SESSION_READ_MAX_BYTES // (1024 * 1024 * 1024)} GiB)"
+    )
 
 
 _UUID = attrgetter("uuid")
@@ -130,8 +145,11 @@ LINE_MAX_UTF8_BYTES = 4 * TRANSCRIPT_LINE_MAX_BYTES
 def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessage]:
     """read_transcript's messages with only what a dry-run scheduler reads of them: ids, type,
     time and sidechain flag, and as content the main agent's writing tool calls, each reduced
-    to its name and file_path (what memory_writes looks at). The file is streamed line by line
-    under read_transcript's cap, whole lines only, so the same messages come out.
+    to its name and file_path (what memory_writes looks at). The file is streamed line by line,
+    whole lines only, up to the session model's cap (SESSION_READ_MAX_BYTES), as the replay's
+    turns are: under read_transcript's cap (64 MiB) a replay of a longer session showed its
+    later turns with no message, and the extractor doing nothing (lefts37). A skeleton holds no
+    content, so the longer read keeps little.
 
     A replay's extractor only records (reports.replay); read_transcript held the transcript's
     text, its lines and every record's content for the whole replay: 341 MB of a 116 MB
@@ -144,10 +162,10 @@ def iter_message_skeletons(path: str | os.PathLike[str]) -> Iterator[TranscriptM
     messages a replay's scheduler still needs)."""
     total = 0
     for line in iter_lines(
-        path, max_line_bytes=LINE_MAX_UTF8_BYTES, max_total_bytes=TRANSCRIPT_READ_MAX_BYTES
+        path, max_line_bytes=LINE_MAX_UTF8_BYTES, max_total_bytes=SESSION_READ_MAX_BYTES
     ):
         total += line.size
-        if total > TRANSCRIPT_READ_MAX_BYTES:  # read_transcript keeps whole lines of its cap
+        if total > SESSION_READ_MAX_BYTES:  # whole lines of the cap, as the session model
             break
         if line.data is None or not line.data.strip():
             continue

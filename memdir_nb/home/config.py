@@ -424,7 +424,7 @@ def _cache_dir(
         chosen = str(Path(found[1]) / "memdir_nb") if xdg else found[1]
         memory_dirs = tuple(env[name] for name in sorted(MEMORY_DIR_ENV_VARS) if env.get(name))
         folder = str(expand_user(chosen, home))
-        why = cache_folder_problem(folder, where[0], os.fspath(where[1]), memory_dirs)
+        why = cache_folder_problem(folder, where[0], os.fspath(where[1]), memory_dirs, home=home)
         if why:
             said.append(
                 f"{found[0]}={found[1]!r} {why}; using {instead} instead. The caches keep "

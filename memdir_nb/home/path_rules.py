@@ -241,9 +241,23 @@ def configured_dirs(
 
 
 def cache_folder_problem(
-    folder: str, claude_home: str | os.PathLike[str], cwd: str, memory_dirs: tuple[str, ...]
+    folder: str,
+    claude_home: str | os.PathLike[str],
+    cwd: str,
+    memory_dirs: tuple[str, ...],
+    *,
+    notes: bool = True,
+    home: str | os.PathLike[str] | None = None,
 ) -> str | None:
     """Why folder cannot hold memdir_nb's caches (it is in, or is, a memory dir), else None.
+
+    The one rule for every file memdir_nb derives from memories (caches, the Parquet and
+    archive exports, bounds37): folder may also be a file's path (an archive's), judged by
+    where it would be. notes=False leaves out the last test, a folder holding Markdown: an
+    export goes where a person asks (a repository's root holds README.md), a cache never does.
+    The climb for a MEMORY.md above folder stops below home and the filesystem's root: no
+    memory dir is a whole home, and a MEMORY.md someone keeps there must not refuse
+    ~/.cache/memdir_nb, the default every refused value falls back to (the lead, 37th session).
 
     The caches hold what was read out of memory dirs: the vector cache's snippets table keeps
     the text of every memory recalled, in any project, beside 42 MB of layer matrices. Kept in
@@ -274,18 +288,34 @@ def cache_folder_problem(
     except (PathTraversalError, OSError):
         return None  # a folder that cannot be resolved cannot be made either: the cache says so
     current = real
-    while True:
+    above = _home_and_above(home)
+    while current not in above:
         if os.path.isfile(os.path.join(current, ENTRYPOINT_NAME)):
             return f"is inside the memory dir {current} (it holds {ENTRYPOINT_NAME})"
         parent = os.path.dirname(current)
         if parent == current:
             break
         current = parent
+    if not notes:
+        return None
     with contextlib.suppress(OSError), os.scandir(real) as entries:
         for entry in entries:
             if entry.name.endswith(".md"):
                 return f"holds memory files ({entry.name}), as a memory dir does"
     return None
+
+
+def _home_and_above(home: str | os.PathLike[str] | None) -> set[str]:
+    """The real paths of home and of every folder above it (only the root without a home)."""
+    found = {os.path.abspath(os.sep)}
+    if home is None:
+        return found
+    with contextlib.suppress(PathTraversalError, OSError):
+        current = realpath_deepest_existing(os.fspath(home))
+        while current not in found:
+            found.add(current)
+            current = os.path.dirname(current)
+    return found
 
 
 def under_home(home: str | os.PathLike[str], rest: str) -> str:

@@ -18,9 +18,11 @@ The auto-memory directory is resolved in the spec's priority order (first match 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +46,7 @@ from memdir_nb.home.git_root import (
 )
 from memdir_nb.home.path_rules import (
     MAX_SANITIZED_LENGTH,
+    cache_folder_problem,
     memory_path_problem,
     rewritten_note,
     sanitize_path,
@@ -70,6 +73,7 @@ __all__ = [
     "ResolutionStep",
     "auto_memory_decision",
     "auto_memory_status",
+    "derived_output_problem",
     "ensure_memory_dir_exists",
     "find_canonical_git_root",
     "find_checkout_root",
@@ -276,6 +280,39 @@ def resolve_auto_mem_path(
 def get_auto_mem_path(config: MemdirConfig) -> str:
     """The auto-memory directory for this config, with exactly one trailing separator."""
     return resolve_auto_mem_path(config).path
+
+
+def derived_output_problem(
+    where: str | os.PathLike[str],
+    config: MemdirConfig | None = None,
+    *,
+    claude_homes: Iterable[str | os.PathLike[str]] = (),
+    memory_dirs: Iterable[str | os.PathLike[str]] = (),
+    notes: bool = True,
+) -> str | None:
+    """Why a file memdir_nb derives from memories (a cache, an export, an archive) cannot be
+    written at where (a folder, or a file's path), else None: `cache_folder_problem` asked for
+    the config's Claude home and each of claude_homes, with the config's memory dirs (its
+    variables and the project's auto-memory dir) and memory_dirs (the dir the file is made
+    from). An explicit argument goes through here, as MEMDIR_NB_CACHE_DIR does (bounds37)."""
+    config = config or MemdirConfig.from_environment()
+    dirs = [os.fspath(d) for d in memory_dirs]
+    dirs += [d for d in (config.cowork_memory_override, config.remote_memory_dir) if d]
+    with contextlib.suppress(OSError, ValueError):  # no auto-memory dir: none to refuse
+        dirs.append(get_auto_mem_path(config))
+    folder = os.path.abspath(os.fspath(config.expand_user(where)))
+    for home in (config.claude_home, *claude_homes):
+        why = cache_folder_problem(
+            folder,
+            os.path.abspath(home),
+            os.fspath(config.cwd),
+            tuple(dirs),
+            notes=notes,
+            home=config.home,
+        )
+        if why:
+            return why
+    return None
 
 
 def get_team_mem_path(config: MemdirConfig) -> str:

@@ -12,6 +12,7 @@ from memdir_nb.formats.frontmatter_cli import cli_header_end
 from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage, vague_description_fix
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, field_line
+from memdir_nb.lint.fix_commands import relative_date_fix
 from memdir_nb.lint.git_history import GIT_SHA_CONTEXT, LONG_SHA, PR_REF, HistoryRefs
 from memdir_nb.lint.secret_context import check_secrets
 from memdir_nb.spec import text as textseg
@@ -430,8 +431,7 @@ def _report_relative_date(c: Collector, texts: list[tuple[int, str]]) -> None:
                 # not one fixed example ("e.g. 'Thursday' -> '2026-03-05'" whatever was found:
                 # fresh34, fresh36), but where the date it meant comes from, and the command
                 # that works each one out
-                "replace it with the absolute date it meant, counted from the day the memory "
-                "was written; `memdir-nb dream DIR` proposes each one",
+                relative_date_fix(None),  # the dir is named by the driver (named_dir)
                 line_no,
             )
             return

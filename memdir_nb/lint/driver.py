@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.names import misread_name_problem
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
+from memdir_nb.lint.fix_commands import named_dir
 from memdir_nb.lint.index_rules import lint_index, not_in_index, not_text_files
 from memdir_nb.lint.links import LinkUses, link_findings
 from memdir_nb.lint.name_twins import name_twins
@@ -177,7 +178,7 @@ def _lint_dir(
             if got[0] is not None:  # None: keep_texts=False
                 memories.append(got[0])
             headers.append(got[1])
-            findings.extend(got[2])
+            findings.extend(named_dir(f, root) for f in got[2])
             if got[3]:
                 links[got[1].filename] = got[3]
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))

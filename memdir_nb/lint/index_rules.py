@@ -11,6 +11,7 @@ from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
 from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, link_path
 from memdir_nb.formats.names import misread_name_problem, normal_form, spelled
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
+from memdir_nb.lint.fix_commands import rebuild_command
 from memdir_nb.lint.secret_context import check_index_secrets
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -20,7 +21,6 @@ from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
     TEAM_DIRNAME,
 )
-from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import as_lf, plural
 from memdir_nb.storage.write_errors import NOT_UTF8_INDEX_FIX
 
@@ -113,7 +113,7 @@ def _dangling_entry(
     """index-dangling-entry for a linked line no memory file answers to: what the scan passed
     over at that name (reason: a symlink loop, a FIFO) is named as what it is; else a file of
     that name elsewhere in the scope (moved_files), or none. rebuild is the command that writes
-    the index anew, naming the dir (_rebuild_command)."""
+    the index anew, naming the dir (fix_commands.rebuild_command)."""
     target = c.quote(e.target, TARGET_QUOTE_CHARS)
     if reason is not None:
         message = f"entry points at {target}, which is there but not read: {reason}"
@@ -230,13 +230,6 @@ def _check_entries(
         )
 
 
-def _rebuild_command(memory_dir: str | os.PathLike[str] | None) -> str:
-    """`memdir-nb rebuild-index` naming the dir shell-quoted (DIR when lint was not told it):
-    the one spelling of the command the index rules' fixes give."""
-    shown = "DIR" if memory_dir is None else shell_word(os.fspath(memory_dir))
-    return f"memdir-nb rebuild-index {shown}"
-
-
 def lint_index(
     index: ScopeIndex,
     memory_files: Iterable[str],
@@ -252,7 +245,7 @@ def lint_index(
     where a dangling line of this one should point."""
     c = Collector(index.path)
     files = sorted(memory_files)
-    rebuild = _rebuild_command(memory_dir)
+    rebuild = rebuild_command(memory_dir)
     if not index.exists:
         _check_missing(index, files, c, rebuild)
         return c.items

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.paths import derived_output_problem
 from memdir_nb.machine import one_blas_thread
 from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
@@ -121,6 +122,14 @@ class SemanticSelector:
     ) -> None:
         if cache_dir is None:
             cache_dir = (config or MemdirConfig.from_environment()).cache_root()
+        else:  # an explicit folder, held to MEMDIR_NB_CACHE_DIR's rule (bounds37)
+            why = derived_output_problem(cache_dir, config)
+            if why:
+                raise ValueError(
+                    f"cache_dir {os.fspath(cache_dir)!r} {why}; nothing was written. The "
+                    "vector cache keeps the text of memories recalled: pass a folder outside "
+                    "every memory dir, or leave cache_dir out for MemdirConfig.cache_root()"
+                )
         self.cache_dir = Path(cache_dir)
         self.decision = decision or DecisionModel.load()
         self.options = lexical_options or LexicalOptions()

@@ -93,7 +93,7 @@ def _index_file_findings_from_lint(memory_dir: Path, result: LintResult) -> list
                     "action",
                     f"{ix.problem}, so no index is loaded",
                     where_ix,
-                    f"remove it and run `memdir-nb rebuild-index {memory_dir}`",
+                    f"remove it and run `memdir-nb rebuild-index {shell_word(memory_dir)}`",
                 )
             )
             continue
@@ -197,7 +197,7 @@ def _entry_findings(memory_dir: Path, result: LintResult) -> list[DoctorFinding]
                 f"{'it' if len(missing) == 1 else 'them'} up front",
                 _index_files(memory_dir, {_index_of(m) for m in missing}),
                 "add a '- [Title](file.md) — hook' line for each, or run "
-                f"`memdir-nb rebuild-index {memory_dir}` (it adds them under "
+                f"`memdir-nb rebuild-index {shell_word(memory_dir)}` (it adds them under "
                 f"'{REBUILD_HEADING}' and keeps every other line)",
                 tuple(missing),
             )
@@ -213,7 +213,7 @@ def _entry_findings(memory_dir: Path, result: LintResult) -> list[DoctorFinding]
                 "at nothing",
                 _index_files(memory_dir, {f.path for f in dangling_findings}),
                 "delete those lines (or restore the files); "
-                f"`memdir-nb rebuild-index --drop-dangling {memory_dir}` drops them and keeps "
+                f"`memdir-nb rebuild-index --drop-dangling {shell_word(memory_dir)}` drops them and keeps "
                 "the old index in .trash/",
                 tuple(dangling),
             )
@@ -236,7 +236,7 @@ def _content_findings(
                 "credential, shared with everyone on the project",
                 os.fspath(memory_dir / TEAM_DIRNAME),
                 "remove the secret, name where it is kept instead, and rotate it; "
-                f"`memdir-nb lint {memory_dir}` shows the line",
+                f"`memdir-nb lint {shell_word(memory_dir)}` shows the line",
                 tuple(secrets),
             )
         )

@@ -34,6 +34,7 @@ from memdir_nb.reports.dir_checks import dir_findings
 from memdir_nb.reports.memory_dirs import PROJECTS_DIRNAME
 from memdir_nb.reports.where import WhereReport, where
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder, is_regular_file
@@ -266,7 +267,7 @@ def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[Doctor
             "never loaded: every worktree shares the main checkout's memory dir",
             os.fspath(orphan),
             f"move them into {report.memory_dir}, then run "
-            f"`memdir-nb rebuild-index {report.memory_dir}`",
+            f"`memdir-nb rebuild-index {shell_word(report.memory_dir)}`",
             tuple(files),
         )
     ]
@@ -299,7 +300,7 @@ def _default_dir_findings(report: WhereReport, config: MemdirConfig) -> list[Doc
             "memories to the default dir all the same, anthropics/claude-code#59127)",
             os.fspath(default),
             f"move them into {report.memory_dir}, then run "
-            f"`memdir-nb rebuild-index {report.memory_dir}`; or remove {chosen} to use the "
+            f"`memdir-nb rebuild-index {shell_word(report.memory_dir)}`; or remove {chosen} to use the "
             "default dir again",
             tuple(files[:20]),
         )
@@ -335,9 +336,9 @@ def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
             "of June 2025, with XDG_CONFIG_HOME set; today it reads that folder only when "
             "CLAUDE_CONFIG_DIR names it",
             os.fspath(xdg),
-            f"to use that home, set CLAUDE_CONFIG_DIR={xdg}; to keep {config.claude_home}, "
+            f"to use that home, set CLAUDE_CONFIG_DIR={shell_word(xdg)}; to keep {config.claude_home}, "
             f"move the memory dirs you want into {config.claude_home / PROJECTS_DIRNAME} "
-            f"(`memdir-nb list --home {xdg}` lists them)",
+            f"(`memdir-nb list --home {shell_word(xdg)}` lists them)",
             tuple(dirs[:20]),
         )
     ]
@@ -422,7 +423,7 @@ def _project_home_layout_findings(report: WhereReport, config: MemdirConfig) -> 
             f"{PROJECTS_DIRNAME}/ only in its home, {config.claude_home}",
             os.fspath(dot / PROJECTS_DIRNAME),
             f"to keep those memories, move the files into {report.memory_dir or 'the memory dir'}"
-            f" and run `memdir-nb rebuild-index` there (`memdir-nb list --home {dot}` lists "
+            f" and run `memdir-nb rebuild-index` there (`memdir-nb list --home {shell_word(dot)}` lists "
             "them); if they were copied there by mistake, nothing loads them",
             tuple(keys[:20]),
         )

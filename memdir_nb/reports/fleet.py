@@ -5,6 +5,11 @@ and ``dirs.parquet`` (one row per memory dir). They are plain Parquet written by
 DuckDB (notebook 09), pandas, Polars or a distributed engine reads them as they are. The
 rows come from the same reads `memdir-nb list` makes (where.read_dir_contents); staleness is
 lint's rule (lint.is_stale). pyarrow is imported inside the functions.
+
+`export_archive` packs one memory dir into a zip (storage.archive does the packing). Neither
+export writes into a memory dir: both hold every memory's text, and a file there is published
+by whatever publishes the dir (a team sync, a commit of .claude/agent-memory), past the
+secret guard; the store is that folder's only writer (home.paths.derived_output_problem).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memdir_nb.home.paths import derived_output_problem
 from memdir_nb.lint import index_should_list, is_stale
 from memdir_nb.reports.memory_dirs import (
     UNTYPED,
@@ -28,6 +34,8 @@ from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.agent_root_index import agent_index_owners
+from memdir_nb.storage.archive import ArchiveError, ExportReport
+from memdir_nb.storage.archive import export_archive as pack_archive
 from memdir_nb.storage.fsutil import check_replaceable, fsync_dir, fsync_file, side_stem
 from memdir_nb.storage.index_files import loaded_index_references
 
@@ -294,6 +302,13 @@ def export_parquet(
     if not homes:
         raise ValueError("no Claude home given; pass at least one, such as ~/.claude")
     out = Path(out_dir)
+    why = derived_output_problem(out, claude_homes=homes, notes=False)
+    if why:
+        raise ValueError(
+            f"{out} {why}, so nothing was written: memories.parquet holds the text of every "
+            "memory exported, and the store is a memory dir's only writer; pass a folder "
+            "outside every memory dir to --parquet"
+        )
     if out.exists() and not out.is_dir():
         raise ValueError(
             f"{out} exists and is not a folder; pass a folder for the two Parquet files"
@@ -309,3 +324,18 @@ def export_parquet(
     return ExportResult(
         out / MEMORIES_FILE, out / DIRS_FILE, len(memory_rows), len(dir_rows), tuple(skipped)
     )
+
+
+def export_archive(
+    memory_dir: str | os.PathLike[str], archive: str | os.PathLike[str]
+) -> ExportReport:
+    """Pack a memory dir into a zip at archive (storage.archive.export_archive), never into a
+    memory dir: this one, another, or any under the Claude home (ArchiveError, nothing written)."""
+    why = derived_output_problem(archive, memory_dirs=(memory_dir,), notes=False)
+    if why:
+        raise ArchiveError(
+            f"{os.fspath(archive)} {why}, so nothing was written: the archive holds the text of "
+            "every memory in the dir, and the store is a memory dir's only writer; write the "
+            "archive to a folder outside every memory dir"
+        )
+    return pack_archive(memory_dir, archive)

@@ -17,32 +17,42 @@ The rules (weeks run Monday to Sunday; `today` is the local date of the clock re
 - "a few days", "a couple of weeks": found, but name no single date (resolution None).
 
 A weekday written next to an absolute date ("Thursday 2026-03-05"), a recurring one ("every
-Monday", "Tuesdays", a range "Tuesday to Thursday") and a generic one ("on a Friday", "any
-Friday") is not a relative date.
+Monday", "Tuesdays", a range "Tuesday to Thursday", a recurring meeting's slot "Monday 10:00
+standup") and a generic one ("on a Friday", "any Friday") is not a relative date. A weekday
+with a clock time alone ("Thursday 14:00") is one: a one-off reads the same.
 """
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import re
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memdir_nb.spec.calendar_days import (
+    OFFSETS,
+    count_of,
+    end_of,
+    period_of,
+    shift,
+    weekday_date,
+)
+from memdir_nb.spec.calendar_days import (
+    WEEKDAYS as WEEKDAYS,  # re-exported: dates users ask here
+)
+from memdir_nb.spec.calendar_days import (
+    DateResolution as DateResolution,
+)
+from memdir_nb.spec.calendar_days import (
+    local_date as local_date,
+)
+from memdir_nb.spec.calendar_days import (
+    utc_date as utc_date,
+)
 from memdir_nb.spec.text import fence_change, has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
 
-WEEKDAYS: tuple[str, ...] = (
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-)
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _CAP_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 _MONTH = (
@@ -54,20 +64,6 @@ ABSOLUTE_DATE = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\.? \d{{1,2}}\b|\b\d{{1,2}} {_MONTH}\b"
     r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
 )
-_NUMBER_WORDS: dict[str, int] = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
 _COUNT = r"(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several)"
 _UNIT = r"(?:day|week|month)s?"
 _PERIOD = r"(?:week(?:end)?|month|year)"  # not quarter or sprint: see docs/decisions.md
@@ -99,6 +95,30 @@ _RECURRING_BEFORE = re.compile(
 _WEEKDAY_RANGE = re.compile(
     rf"\b{_CAP_WEEKDAY}(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|till|until)\s+){_CAP_WEEKDAY}\b"
 )
+# A weekday beside a meeting that recurs by its nature names the meeting's weekly slot, not a
+# date: "Monday 10:00 standup", "standup Monday 10:00", "Rotation hands over Monday 10:00 UTC",
+# "the Friday retro" (lefts37). A weekday with a time and nothing else ("Client demo Thursday
+# 14:00") stays a relative date: a one-off reads the same, and is what the rule is for.
+_RECURRING_EVENT = (
+    r"(?:stand-?ups?|syncs?|retros?|retrospectives?|1:1s?|one-on-ones?|office\s+hours|"
+    r"check-ins?|all-hands|rotation|on-call)"
+)
+_CLOCK_TIME = (
+    r"(?:at\s+)?\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?)?"
+    r"(?:\s*(?:-|\u2013|to)\s*\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?)?)?(?:\s+(?-i:[A-Z]{2,5}))?"
+)
+_EVENT_AFTER = re.compile(
+    rf"\s*,?\s*(?:{_CLOCK_TIME}\s*)?(?:(?:team|weekly|daily|sprint|planning)\s+)?{_RECURRING_EVENT}\b",
+    re.IGNORECASE,
+)
+# Before the weekday "sync" must be a named one ("weekly sync Tuesday"): "we sync Thursday"
+# is a verb, and a one-off.
+_EVENT_BEFORE = re.compile(
+    r"\b(?:stand-?ups?|retros?|retrospectives?|1:1s?|one-on-ones?|office\s+hours|check-ins?|"
+    r"all-hands|rotation|on-call|(?:weekly|team|daily)\s+syncs?)"
+    r"(?:\s*[:,\u2013-]\s*|\s+(?:(?:is|are|on|at|runs?|happens?|hands\s+over)(?:\s+on)?\s+)?)$",
+    re.IGNORECASE,
+)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 # A heading names a topic ("### The Problem Today") and a blockquote repeats words said then:
 # neither states when something happens, so their relative words are left as written.
@@ -122,36 +142,6 @@ class RelativeDate:
     start: int
     end: int
     phrase: str
-
-
-@dataclass(frozen=True)
-class DateResolution:
-    """What a relative phrase means on a given day: the first day it names and how to write it."""
-
-    first_day: _dt.date
-    text: str  # the absolute replacement: "2026-11-23", "the week of 2026-11-23", "December 2026"
-    exact_day: bool  # True when the phrase names one single day
-
-
-def local_date(now_ms: float) -> _dt.date:
-    """The local calendar date of a clock reading in milliseconds."""
-    return _calendar_date(time.localtime, now_ms)
-
-
-def utc_date(now_ms: float) -> _dt.date:
-    """The UTC calendar date of a clock reading in milliseconds: a date that is the same on
-    every machine (no single moment has one local date from UTC-12 to UTC+14)."""
-    return _calendar_date(time.gmtime, now_ms)
-
-
-def _calendar_date(fields: Callable[[float], time.struct_time], now_ms: float) -> _dt.date:
-    """The date of a reading, the calendar's last (or first) day past its ends: a memory's
-    `modified: 9999-12-31T23:00:00Z` is in year 10000 east of UTC, and raised out of the dream
-    plan there (attack37)."""
-    try:
-        return _dt.date(*fields(now_ms / 1000)[:3])
-    except (ValueError, OverflowError, OSError):
-        return _dt.date.max if now_ms > 0 else _dt.date.min
 
 
 def _weekday_anchored(line: str, start: int, end: int) -> bool:
@@ -189,6 +179,14 @@ def _in_a_compound(line: str, start: int, end: int) -> bool:
     return joined_before or (line[end : end + 1] == "-" and line[end + 1 : end + 2].isalnum())
 
 
+def _a_meetings_slot(line: str, start: int, end: int) -> bool:
+    """Whether the weekday at line[start:end] is a recurring meeting's slot: the meeting named
+    right after it (a clock time between) or right before it (see _RECURRING_EVENT)."""
+    if _EVENT_AFTER.match(line, end) is not None:
+        return True
+    return _EVENT_BEFORE.search(line, max(0, start - 40), start) is not None
+
+
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order.
 
@@ -222,6 +220,8 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
         ):
             continue
         if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
+            continue
+        if _a_meetings_slot(line, m.start(), m.end()):
             continue
         if _weekday_anchored(line, m.start(), m.end()) or _set_apart(
             line, m.start(), m.end(), quoted
@@ -304,73 +304,6 @@ def find_relative_dates(text: str) -> list[RelativeDate]:
     ]
 
 
-def _count(raw: str) -> int | None:
-    word = " ".join(raw.lower().split())
-    if word.isdigit():
-        return int(word)
-    return _NUMBER_WORDS.get(word)  # "a few", "a couple of", "several": no single number
-
-
-def _add_months(day: _dt.date, months: int) -> _dt.date:
-    index = day.year * 12 + day.month - 1 + months
-    year, month = divmod(index, 12)
-    last = calendar.monthrange(year, month + 1)[1]
-    return _dt.date(year, month + 1, min(day.day, last))
-
-
-def _shift(today: _dt.date, n: int, unit: str) -> _dt.date:
-    unit = unit.lower().rstrip("s")
-    if unit == "month":
-        return _add_months(today, n)
-    return today + _dt.timedelta(days=n * (7 if unit == "week" else 1))
-
-
-def _weekday_date(today: _dt.date, mod: str, name: str) -> _dt.date:
-    target = WEEKDAYS.index(name.lower())
-    if mod == "this":
-        return today + _dt.timedelta(days=target - today.weekday())
-    if mod in ("last", "past"):
-        return today - _dt.timedelta(days=(today.weekday() - target) % 7 or 7)
-    return today + _dt.timedelta(days=(target - today.weekday()) % 7 or 7)  # next, coming, bare
-
-
-def _period(today: _dt.date, offset: int, period: str) -> DateResolution | None:
-    period = period.lower()
-    if period in ("week", "weekend"):
-        monday = today - _dt.timedelta(days=today.weekday()) + _dt.timedelta(weeks=offset)
-        if period == "weekend":
-            saturday = monday + _dt.timedelta(days=5)
-            return DateResolution(saturday, f"the weekend of {saturday.isoformat()}", False)
-        return DateResolution(monday, f"the week of {monday.isoformat()}", False)
-    if period == "month":
-        first = _add_months(today.replace(day=1), offset)
-        return DateResolution(first, first.strftime("%B %Y"), False)
-    if period == "quarter":
-        q_index = (today.year * 4 + (today.month - 1) // 3) + offset
-        year, q = divmod(q_index, 4)
-        return DateResolution(_dt.date(year, q * 3 + 1, 1), f"Q{q + 1} {year}", False)
-    if period == "year":
-        first = _dt.date(today.year + offset, 1, 1)
-        return DateResolution(first, str(first.year), False)
-    return None  # sprint: its length is not known
-
-
-def _end_of(today: _dt.date, offset: int, period: str) -> _dt.date:
-    start = _period(today, offset, period)
-    assert start is not None  # week, month, quarter and year always resolve
-    first = start.first_day
-    if period == "week":
-        return first + _dt.timedelta(days=4)  # Friday: the end of the working week
-    if period == "month":
-        return _add_months(first, 1) - _dt.timedelta(days=1)
-    if period == "quarter":
-        return _add_months(first, 3) - _dt.timedelta(days=1)
-    return _dt.date(first.year, 12, 31)
-
-
-_OFFSETS = {"this": 0, "the": 0, "coming": 1, "next": 1, "last": -1, "past": -1}
-
-
 def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None:
     """What a relative date phrase means on `today`, or None when it names no definite date.
 
@@ -390,7 +323,7 @@ def _resolved(phrase: str, today: _dt.date) -> DateResolution | None:
         bare = _BARE_WEEKDAY.fullmatch(phrase.strip())
         if bare is None:
             return None
-        coming = _weekday_date(today, "next", bare.group(0))
+        coming = weekday_date(today, "next", bare.group(0))
         return DateResolution(coming, coming.isoformat(), True)
     g = {k: v for k, v in m.groupdict().items() if v is not None}
     day: _dt.date | None = None
@@ -400,17 +333,17 @@ def _resolved(phrase: str, today: _dt.date) -> DateResolution | None:
     elif "part" in g:
         day = today
     elif "wd" in g:
-        day = _weekday_date(today, g["wd_mod"].lower(), g["wd"])
+        day = weekday_date(today, g["wd_mod"].lower(), g["wd"])
     elif "period" in g:
-        return _period(today, _OFFSETS[g["p_mod"].lower()], g["period"])
+        return period_of(today, OFFSETS[g["p_mod"].lower()], g["period"])
     elif "in_n" in g or "ago_n" in g:
         sign, key = (1, "in") if "in_n" in g else (-1, "ago")
-        n = _count(g[f"{key}_n"])
+        n = count_of(g[f"{key}_n"])
         if n is None:
             return None
-        day = _shift(today, sign * n, g[f"{key}_unit"])
+        day = shift(today, sign * n, g[f"{key}_unit"])
     elif "eo" in g:
-        day = _end_of(today, _OFFSETS[g.get("eo_mod", "the").lower()], g["eo"].lower())
+        day = end_of(today, OFFSETS[g.get("eo_mod", "the").lower()], g["eo"].lower())
     if day is None:
         return None
     return DateResolution(day, day.isoformat(), True)

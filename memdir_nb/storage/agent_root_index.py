@@ -143,6 +143,36 @@ def agent_scopes(folder: str | os.PathLike[str], files: Iterable[str]) -> dict[s
     return _agent_folders(root, files, has_index=_any_folder)
 
 
+def scopes_joined_problem(folder: str | os.PathLike[str], files: Iterable[str]) -> str | None:
+    """Why one step that writes or retires these files (folder relative) would join two
+    agents' memories at an agent memory root (agent_scopes' rule), or None when they lie in one
+    scope: one agent's folder, or the root's own files (team/ and logs/ with them). The root's
+    MEMORY.md counts for none: no agent loads it (unloaded_agent_index).
+
+    For a step whose parts carry no record of where their text came from: the Claude
+    planner's plan, whose approved Writes are one step (a file retired in one folder and
+    rewritten in another is a merge across them, lefts37)."""
+    written = [f for f in dict.fromkeys(files) if f != ENTRYPOINT_NAME]
+    owners = agent_scopes(folder, written)
+    scopes: dict[str, list[str]] = {}
+    for rel in written:
+        scopes.setdefault(owners.get(rel, ""), []).append(rel)
+    if len(scopes) < 2:
+        return None
+    parts = []
+    for agent, rels in sorted(scopes.items()):
+        where = f"{terminal_line(agent)}/" if agent else "the root's own files"
+        parts.append(f"{where}: {first_few([terminal_line(f) for f in rels], MAX_NAMED_FILES)}")
+    shown = "; ".join(parts)
+    return (
+        f"it writes into {plural(len(scopes), 'scope')} of an agent memory root ({shown}); a "
+        "consolidation joins only one agent's memories, as text moved into another agent's "
+        "folder leaves the prompt of the agent that wrote it and reaches one that did not. "
+        "Make a plan for each agent's folder (it is a memory dir of its own), or approve only "
+        "the actions of one folder"
+    )
+
+
 def _any_folder(_index: str) -> bool:
     """Every sub-folder counts, whatever its index is (agent_scopes)."""
     return True

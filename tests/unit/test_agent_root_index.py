@@ -7,6 +7,7 @@ from pathlib import Path
 
 from memdir_nb.storage.agent_root_index import (
     agent_scopes,
+    scopes_joined_problem,
     stranded_files,
     unloaded_agent_index,
 )
@@ -103,3 +104,20 @@ def test_every_agents_folder_is_its_own_scope_indexed_or_not_and_elsewhere_there
         "builder/reference_cache_host.md": "builder",
     }
     assert agent_scopes(tmp_path, files) == {}  # not an agent memory root: no agent's scope
+
+
+def test_one_step_writing_two_agents_folders_is_named_and_one_folder_or_the_root_index_is_not(
+    real_dir: Callable[[str], Path], tmp_path: Path
+) -> None:
+    # lefts37: the Claude planner's plan is one step (its files carry no record of whose text)
+    parent = real_dir("agent-beside-index")
+    one = ["planner/project_release_train.md", "planner/MEMORY.md", "MEMORY.md"]
+    assert scopes_joined_problem(parent, one) is None  # the root's index: no agent loads it
+    two = ["planner/project_release_train.md", "builder/reference_cache_host.md"]
+    problem = scopes_joined_problem(parent, two)
+    assert problem is not None
+    assert "builder/: builder/reference_cache_host.md" in problem
+    assert "planner/: planner/project_release_train.md" in problem
+    root_own = scopes_joined_problem(parent, ["project_root.md", two[0]])
+    assert root_own is not None and "the root's own files: project_root.md" in root_own
+    assert scopes_joined_problem(tmp_path, two) is None  # not an agent memory root

@@ -432,6 +432,36 @@ def test_export_writes_two_parquet_files(tmp_path: Path) -> None:
     assert (tmp_path / "pq" / "dirs.parquet").is_file()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "--parquet", "{mem}/team", "--home", "{home}"),
+        ("export", "--archive", "{agent}/memory.zip", "--dir", "{mem}"),
+        ("export", "--archive", "{mem}/memory.zip", "--dir", "{agent}"),
+    ],
+    ids=["parquet-into-team", "archive-into-agent-memory", "archive-into-project-memory"],
+)
+def test_export_into_a_memory_dir_is_refused_with_the_fix_and_writes_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # bounds37: an export holds every memory's text; written into a memory dir it is published
+    # by whatever publishes the dir (a team sync, a commit), and the store is its only writer
+    pytest.importorskip("pyarrow")
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "team/reference_board.md", type="reference")
+    agent = w.claude_home / "agent-memory" / "reviewer"
+    add_memory(agent, "feedback_style.md")
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    filled = [a.format(mem=mem, home=w.home, agent=agent) for a in args]
+    out = run_env(*filled, env={"HOME": str(w.home)})
+    assert out.returncode == 2, out.stdout
+    assert out.stderr.startswith("error: ") and "is inside" in out.stderr
+    assert "nothing was written" in out.stderr and "outside every memory dir" in out.stderr
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
 def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "feedback_db.md", index=False)
@@ -1308,6 +1338,27 @@ def _rebuilt_dir(tmp_path: Path) -> tuple[Path, bytes, str]:
     batch = out.stdout.rsplit(" ", 1)[-1].strip()
     assert f"put it back with memdir-nb restore '{mem}' {batch}" in out.stdout
     return mem, old, batch
+
+
+def test_rebuild_index_prints_the_diff_it_wrote_and_keeps_the_old_index(tmp_path: Path) -> None:
+    # lefts37: a rebuild that rewrote MEMORY.md printed a summary ("added 1 entry ...") and
+    # not the change; a person sees the lines it wrote, as --dry-run shows them, and the old
+    # index's place in .trash/.
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md", index=False)
+    (mem / "MEMORY.md").write_text("- [Notes](notes.md) — written by hand\n")
+    preview = run_env("rebuild-index", "--dry-run", str(mem))
+    out = run_env("rebuild-index", str(mem))
+    assert out.returncode == 0, out.stderr
+    added = [line for line in preview.stdout.splitlines() if line.startswith("+")]
+    assert added and "+- [" in "\n".join(added)  # the preview shows the entry it adds
+    for line in added:
+        assert line in out.stdout.splitlines()  # and the rebuild prints the same lines
+    assert "--- a/MEMORY.md" in out.stdout and "+++ b/MEMORY.md" in out.stdout
+    (kept,) = (mem / ".trash").glob("rebuild-index-*/MEMORY.md")
+    assert kept.read_text() == "- [Notes](notes.md) — written by hand\n"
+    again = run_env("rebuild-index", str(mem))  # nothing changed: no diff, no batch
+    assert "--- a/" not in again.stdout and "up to date" in again.stdout
 
 
 def test_restore_puts_back_the_index_rebuild_index_replaced(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from memdir_nb.home.config import (
     is_env_truthy,
     load_settings_file,
 )
-from memdir_nb.home.paths import resolve_auto_mem_path
+from memdir_nb.home.paths import derived_output_problem, resolve_auto_mem_path
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.ui.demo import notebook_memory_dir
 
@@ -858,3 +858,17 @@ def test_a_cache_folder_beside_memory_dirs_is_kept(world: dict[str, Path], besid
     cfg = load(world, {"MEMDIR_NB_CACHE_DIR": folder})
     assert cfg.cache_root() == Path(folder)
     assert not [p for p in cfg.settings_problems if p.startswith("MEMDIR_NB_CACHE_DIR=")]
+
+
+def test_a_memory_md_kept_in_the_home_itself_refuses_no_cache_under_it(
+    world: dict[str, Path],
+) -> None:
+    # The climb for a MEMORY.md stops below the home: a person's ~/MEMORY.md made every folder
+    # of the home "inside a memory dir", ~/.cache/memdir_nb (the fallback) included, so the
+    # dream planner's default cache raised and a cache variable was refused everywhere.
+    (world["home"] / "MEMORY.md").write_text("- [kiln](kiln.md) - firing\n")
+    folder = world["home"] / ".cache" / "mine"
+    cfg = load(world, {"MEMDIR_NB_CACHE_DIR": str(folder)})
+    assert cfg.cache_root() == folder
+    assert not [p for p in cfg.settings_problems if p.startswith("MEMDIR_NB_CACHE_DIR=")]
+    assert derived_output_problem(world["home"] / ".cache" / "memdir_nb", cfg) is None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import threading
 from pathlib import Path
 from typing import Any
@@ -580,3 +582,29 @@ def test_memories_left_in_the_default_dir_when_a_setting_chose_another_are_an_ac
     for p in default.iterdir():
         p.unlink()
     assert "default-dir-unloaded" not in codes(diagnose(w.config()))
+
+
+def test_every_command_a_fix_prints_pastes_into_a_shell_whatever_the_paths_hold(
+    tmp_path: Path,
+) -> None:
+    # lefts37: the fixes printed `memdir-nb rebuild-index /x/my $HOME notes/...` unquoted: a
+    # shell split it at the spaces and expanded $HOME, so the command named no such dir
+    w, mem = healthy(tmp_path / "my $HOME notes")
+    add_memory(mem, "feedback_unlisted.md", index=False)  # not-in-index
+    with open(mem / "MEMORY.md", "a", encoding="utf-8") as fh:  # index-dangling
+        fh.write(format_index_entry("Gone", "feedback_gone.md", "deleted") + "\n")
+    add_memory(mem, "team/reference_api.md", type="reference", body=f"The key is {FAKE_KEY}")
+    xdg = w.home / ".config" / "claude"
+    (xdg / "projects" / "-home-me-app" / "memory").mkdir(parents=True)  # xdg-home-unread
+    report = diagnose(w.config())
+    fixes = {f.code: f.fix for f in report.findings}
+    assert {"not-in-index", "index-dangling", "team-secret", "xdg-home-unread"} <= set(fixes)
+    commands = [c for fix in fixes.values() for c in re.findall(r"`(memdir-nb [^`]*)`", fix)]
+    assert len(commands) >= 4
+    for command in commands:
+        words = shlex.split(command)
+        paths = [word for word in words if word.startswith("/")]
+        assert paths, command
+        for word in paths:
+            assert Path(word).is_dir(), f"{command!r} names {word!r}"
+    assert f"CLAUDE_CONFIG_DIR={shlex.quote(str(xdg))};" in fixes["xdg-home-unread"]

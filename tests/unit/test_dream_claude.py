@@ -12,6 +12,7 @@ import anthropic
 import pytest
 
 from memdir_nb.dream import (
+    PlanError,
     PlanStaleError,
     apply_plan,
     build_consolidation_prompt,
@@ -19,6 +20,7 @@ from memdir_nb.dream import (
     plan_consolidation_with_claude,
     restore,
 )
+from memdir_nb.dream.actions import PlanAction, TrashFile
 from tests.conftest import DeepFolders
 from tests.support import write_memory
 from tests.support.messages_api import MessagesAPIServer, Reply, message_body, text_reply
@@ -351,3 +353,53 @@ def test_a_claude_plan_that_renames_a_linked_memory_names_the_links_it_leaves_in
         "name is shown after ->), or drop it"
     ]
     assert _all_files(mem) == before  # a plan writes nothing
+
+
+def test_a_claude_plan_never_moves_a_memory_into_another_agents_folder(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lefts37: the offline planner's merges stay within one agent's folder (lefts36); the
+    # Claude planner's plan retired builder/'s memory and wrote its text into planner/, and
+    # apply_plan wrote it: the builder's note left the builder's prompt for the planner's.
+    root = real_dir("agent-beside-index")
+    cache = root / "builder" / "reference_cache_host.md"
+    train = root / "planner" / "project_release_train.md"
+    merged = train.read_text() + "\nThe build cache lives on the shared runner pool.\n"
+    script = [
+        _calls(
+            ("w1", "Write", {"file_path": str(train), "content": merged}),
+            ("w2", "Write", {"file_path": str(cache), "content": ""}),
+        ),
+        text_reply("Folded the cache note into the planner's release memory."),
+    ]
+    before = _all_files(root)
+    with MessagesAPIServer(script) as api:
+        plan = plan_consolidation_with_claude(root, client=_client(api), now_ms=CLAUDE_NOW)
+        bodies = [r.body for r in api.requests]
+    results = {
+        b["tool_use_id"]: b
+        for b in bodies[1]["messages"][-1]["content"]
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    }
+    assert results["w1"]["is_error"] is False  # one agent's folder: recorded
+    refusal = results["w2"]["content"]  # the model is told why, and what to do instead
+    assert results["w2"]["is_error"] is True and "planner/" in refusal and "builder/" in refusal
+    assert "Make a plan for each agent's folder" in refusal
+    assert [a.id for a in plan.actions] == ["claude:planner/project_release_train.md"]
+
+    # a plan edited by hand to hold both is refused at apply, and nothing is written
+    plan.actions.append(
+        PlanAction(
+            "claude:builder/reference_cache_host.md",
+            "claude_retire",
+            "retire builder/reference_cache_host.md",
+            ("builder/reference_cache_host.md",),
+            (TrashFile("builder/reference_cache_host.md"),),
+        )
+    )
+    plan.snapshot["builder/reference_cache_host.md"] = cache.read_text()
+    with pytest.raises(PlanError, match=r"planner/.*builder/|builder/.*planner/"):
+        apply_plan(plan)
+    assert _all_files(root) == before and not (root / ".trash").exists()
+    result = apply_plan(plan, ["claude:planner/project_release_train.md"])  # one folder: applied
+    assert result.changed == ("planner/project_release_train.md",) and cache.exists()

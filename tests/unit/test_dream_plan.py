@@ -1741,3 +1741,19 @@ def test_a_memory_dated_at_the_calendars_end_leaves_its_dates_and_the_rest_of_th
         time.tzset()
     summaries = [a.summary for a in plan.actions if a.kind == "absolute_dates"]
     assert summaries == ["project_glaze.md: 'yesterday' -> '2026-03-27'"]
+
+
+@pytest.mark.parametrize("inside", ["cache", "team/cache", "."])
+def test_a_plan_cache_dir_inside_the_memory_dir_is_refused_before_anything_is_written(
+    tmp_path: Path, inside: str
+) -> None:
+    # bounds37: cache_dir= was not held to MEMDIR_NB_CACHE_DIR's rule, so the plan's cache
+    # (every memory's text, derived) went into the memory dir it was asked to read
+    mem = tmp_path / "memory"
+    (mem / "team").mkdir(parents=True)
+    (mem / "feedback_db.md").write_text("---\nname: db\ntype: feedback\n---\nreal db\n")
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    with pytest.raises(PlanError, match="is inside .*nothing was written"):
+        plan_consolidation(mem, cache_dir=mem / inside)
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+    assert isinstance(plan_consolidation(mem, cache_dir=tmp_path / "cache"), ConsolidationPlan)

@@ -13,7 +13,13 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 from memdir_nb.lint import lint_memory_dir  # noqa: E402
 from memdir_nb.reports.analysis import summarize  # noqa: E402
-from memdir_nb.reports.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet  # noqa: E402
+from memdir_nb.reports.fleet import (  # noqa: E402
+    DIRS_FILE,
+    MEMORIES_FILE,
+    export_archive,
+    export_parquet,
+)
+from memdir_nb.storage.archive import ArchiveError  # noqa: E402
 from tests.support.durability import record_fsyncs_and_renames  # noqa: E402
 from tests.support.fake_home import NOW_MS, add_memory, make_world  # noqa: E402
 
@@ -231,3 +237,55 @@ def test_not_in_index_counts_a_file_only_where_its_scope_has_an_index_as_lint_an
     assert counts() == (1, 1, 1)  # the private one; team/ has no index: its one problem
     (mem / "team" / "MEMORY.md").write_text("# Team\n", encoding="utf-8")
     assert counts() == (3, 3, 3)  # an index that lists neither leaves both out
+
+
+def _inside(where: str, tmp_path: Path, homes: list[Path]) -> Path:
+    notes = tmp_path / "notes"
+    notes.mkdir(exist_ok=True)
+    (notes / "MEMORY.md").write_text("- [kiln](kiln.md) - firing\n")
+    project_mem = next((homes[0] / "projects").iterdir()) / "memory"
+    return Path(
+        where.replace("MEM", str(project_mem))
+        .replace("AGENT", str(homes[0] / "agent-memory" / "reviewer"))
+        .replace("NOTES", str(notes))
+    )
+
+
+INSIDE_MEMORY = ["MEM", "MEM/team/out", "AGENT", "NOTES/out"]
+
+
+@pytest.mark.parametrize("where", INSIDE_MEMORY)
+def test_export_refuses_an_output_folder_in_a_memory_dir_and_writes_nothing(
+    tmp_path: Path, two_homes: list[Path], where: str
+) -> None:
+    # bounds37: `export --parquet` into a memory dir put memories.parquet, the text of every
+    # memory of every home, where a team sync or a commit of .claude/agent-memory publishes it
+    out = _inside(where, tmp_path, two_homes)
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    with pytest.raises(ValueError, match="nothing was written.*outside every memory dir"):
+        export_parquet(two_homes, out, now_ms=NOW_MS)
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("where", INSIDE_MEMORY)
+def test_an_archive_is_refused_in_any_memory_dir_and_nothing_is_written(
+    tmp_path: Path, two_homes: list[Path], where: str
+) -> None:
+    # bounds37: the archive of the second home's dir, written into the first home's memory
+    packed = next((two_homes[1] / "projects").iterdir()) / "memory"
+    target = _inside(where, tmp_path, two_homes) / "memory.zip"
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    with pytest.raises(ArchiveError, match="nothing was written.*outside every memory dir"):
+        export_archive(packed, target)
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
+def test_an_export_beside_notes_in_a_repository_folder_is_written(
+    tmp_path: Path, two_homes: list[Path]
+) -> None:
+    out = tmp_path / "repo"
+    out.mkdir()
+    (out / "README.md").write_text("# data\n")
+    assert export_parquet(two_homes, out, now_ms=NOW_MS).memories == 209
+    packed = next((two_homes[0] / "projects").iterdir()) / "memory"
+    assert export_archive(packed, out / "memory.zip").archive == out / "memory.zip"

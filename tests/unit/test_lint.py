@@ -346,7 +346,7 @@ def test_relative_dates_in_project_memory_are_flagged(tmp_path: Path, text: str)
     # from and which command works it out
     (hint,) = [f.hint for f in found if f.rule == "relative-date"]
     assert "2026-03-05" not in hint
-    assert "counted from the day the memory was written; `memdir-nb dream DIR`" in hint
+    assert f"counted from the day the memory was written; `memdir-nb dream {tmp_path}`" in hint
 
 
 @pytest.mark.parametrize(

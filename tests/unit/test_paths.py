@@ -21,6 +21,7 @@ from memdir_nb.home.path_rules import folder_keyed, is_project_key
 from memdir_nb.home.paths import (
     auto_memory_decision,
     auto_memory_status,
+    derived_output_problem,
     ensure_memory_dir_exists,
     find_canonical_git_root,
     get_agent_memory_dir,
@@ -842,3 +843,34 @@ def test_a_project_dir_name_that_is_not_one_folder_name_is_rejected(
     assert r.key != bad and r.path.startswith(str(tmp_path / "cfg" / "projects"))
     step = next(s for s in r.steps if s.rule == "CLAUDE_CODE_PROJECT_DIR_NAME")
     assert step.outcome == "rejected"
+
+
+def test_a_derived_file_is_refused_in_any_claude_home_given_and_a_dir_it_is_made_from(
+    tmp_path: Path,
+) -> None:
+    # bounds37: the cache rule of MEMDIR_NB_CACHE_DIR (attack37) is the one every explicit
+    # output goes through; the homes and memory dirs of the call join the config's
+    cfg = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path / "project")
+    other_home = tmp_path / "other" / ".claude"
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    inside_other = other_home / "projects" / "-p" / "memory" / "out.zip"
+    assert derived_output_problem(inside_other, cfg) is None
+    assert "is inside" in (
+        derived_output_problem(inside_other, cfg, claude_homes=[other_home]) or ""
+    )
+    assert derived_output_problem(mem / "sub", cfg) is None
+    assert "is inside" in (derived_output_problem(mem / "sub", cfg, memory_dirs=[mem]) or "")
+    own = tmp_path / "home" / ".claude" / "agent-memory" / "planner" / "cache"
+    assert "is inside" in (derived_output_problem(own, cfg) or "")
+
+
+def test_a_folder_of_markdown_refuses_a_cache_but_not_an_export(tmp_path: Path) -> None:
+    cfg = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path / "project")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "README.md").write_text("# a repository\n")
+    assert "holds memory files (README.md)" in (derived_output_problem(repo, cfg) or "")
+    assert derived_output_problem(repo, cfg, notes=False) is None
+    (repo / "MEMORY.md").write_text("- [a](a.md) - a\n")
+    assert "holds MEMORY.md" in (derived_output_problem(repo / "x.zip", cfg, notes=False) or "")

@@ -446,3 +446,17 @@ def test_recall_with_the_cache_folder_set_to_the_memory_dir_writes_nothing_into_
     assert selector.select(query, scan_memory_files(memory_dir)) == ["feedback_testing.md"]
     assert sorted(p.name for p in memory_dir.rglob("*")) == before
     assert selector.cache_dir == home / ".cache" / "memdir_nb"
+
+
+def test_an_explicit_cache_dir_inside_a_memory_dir_is_refused_with_the_fix(
+    memory_dir: Path, tmp_path: Path
+) -> None:
+    # bounds37: SemanticSelector(cache_dir=...) was not held to MEMDIR_NB_CACHE_DIR's rule
+    (memory_dir / "MEMORY.md").write_text("- [testing](feedback_testing.md) - real db\n")
+    before = sorted(p.name for p in memory_dir.rglob("*"))
+    cfg = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path)
+    with pytest.raises(ValueError, match="is inside the memory dir .*outside every memory dir"):
+        SemanticSelector(config=cfg, cache_dir=memory_dir / "vectors", progress=False)
+    assert sorted(p.name for p in memory_dir.rglob("*")) == before
+    kept = SemanticSelector(config=cfg, cache_dir=tmp_path / "vectors", progress=False)
+    assert kept.cache_dir == tmp_path / "vectors"
