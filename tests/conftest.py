@@ -1184,6 +1184,34 @@ def build_agent_root_stray_index_dir(root: Path) -> Path:
     return parent
 
 
+def build_binary_beside_dir(root: Path) -> Path:
+    """A person's index listing one memory, beside a memory no index lists and a binary `.md`
+    (its NUL bytes come after a text-looking start longer than a header's read): fresh37's
+    photo the rebuild and the dream gave an index line (index37)."""
+    _put(root / "user_potter.md", flat_memory("potter", "throws on a wheel", "user", "b"))
+    _put(root / "project_kiln.md", flat_memory("kiln", "kiln rewired", "project", "b"))
+    (root / "photo.md").write_bytes(b"not a note " * 600 + bytes(range(256)))
+    _put(root / "MEMORY.md", "- [Potter](user_potter.md) \u2014 throws on a wheel\n")
+    return root
+
+
+def build_person_sections_dir(root: Path) -> Path:
+    """An index a person wrote in sections, ending in a TODO list and a table, and two memories
+    it does not list yet: where a rebuild and the dream put their lines (index37)."""
+    _put(root / "user_potter.md", flat_memory("potter", "throws on a wheel", "user", "b"))
+    _put(root / "project_kiln.md", flat_memory("kiln", "kiln rewired in May", "project", "b"))
+    _put(
+        root / "reference_clay.md",
+        flat_memory("clay", "clay supplier's order line", "reference", "b"),
+    )
+    _put(
+        root / "MEMORY.md",
+        "# Studio\n\n- [Potter](user_potter.md) \u2014 throws on a wheel\n\n## TODO\n\n"
+        "- [ ] order glaze\n\n| kiln | cone |\n|---|---|\n| big | 6 |\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1222,6 +1250,8 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "spaced-folders": build_spaced_folders_dir,
     "numbered-bold-index": build_numbered_bold_index_dir,
     "agent-root-stray-index": build_agent_root_stray_index_dir,
+    "binary-beside": build_binary_beside_dir,
+    "person-sections": build_person_sections_dir,
 }
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
+    IndexAdd,
     IndexFit,
     IndexRemove,
     IndexUpsert,
@@ -96,6 +97,7 @@ __all__ = [
     "ConsolidationLock",
     "ConsolidationPlan",
     "GateResult",
+    "IndexAdd",
     "IndexFit",
     "IndexRemove",
     "IndexUpsert",

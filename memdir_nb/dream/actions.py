@@ -11,7 +11,9 @@ from typing import assert_never
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.frontmatter_window import header_block_end
+from memdir_nb.formats.index import upsert_index_entry, with_added_lines
 from memdir_nb.formats.index_batch import IndexText, fit_index
+from memdir_nb.formats.index_lines import norm_target, parse_index
 from memdir_nb.formats.wikilinks import file_relinked, relinked
 from memdir_nb.storage.agent_root_index import scopes_joined_problem
 from memdir_nb.storage.listing import folder_of_memory_dirs
@@ -86,6 +88,17 @@ class IndexUpsert:
 
 
 @dataclass(frozen=True)
+class IndexAdd:
+    """Add a line pointing at `target` to the index file `rel` where a tool adds lines
+    (formats.index.with_added_lines: under REBUILD_HEADING, as rebuild-index does, never in a
+    person's own section; index37), or replace the line already pointing at it (IndexUpsert)."""
+
+    rel: str
+    target: str
+    line: str
+
+
+@dataclass(frozen=True)
 class IndexFit:
     """Bring the index file `rel` under its caps, dropping pointers oldest first (`order`)."""
 
@@ -110,8 +123,19 @@ class Relink:
     files: tuple[tuple[str, str], ...] = ()
 
 
-PlanOp = WriteFile | TrashFile | ReplaceText | IndexRemove | IndexUpsert | IndexFit | Relink
-_OP_TYPES = (WriteFile, TrashFile, ReplaceText, IndexRemove, IndexUpsert, IndexFit, Relink)
+PlanOp = (
+    WriteFile | TrashFile | ReplaceText | IndexRemove | IndexUpsert | IndexAdd | IndexFit | Relink
+)
+_OP_TYPES = (
+    WriteFile,
+    TrashFile,
+    ReplaceText,
+    IndexRemove,
+    IndexUpsert,
+    IndexAdd,
+    IndexFit,
+    Relink,
+)
 
 
 @dataclass(frozen=True)
@@ -240,12 +264,28 @@ class _Simulation:
         self.state: dict[str, str | None] = {}
         self.parsed: dict[str, IndexText] = {}
         self.relinks: list[Relink] = []  # applied last (Relink)
+        self.added: dict[str, list[IndexAdd]] = {}  # added together, when the text is next read
 
     def current(self, rel: str) -> str | None:
         """The file's text now (None: absent or trashed)."""
         if rel in self.parsed:
             self.state[rel] = self.parsed.pop(rel).text()
+        if rel in self.added:
+            self.state[rel] = self._with_added(rel)
         return self.state[rel] if rel in self.state else self.snapshot.get(rel)
+
+    def _with_added(self, rel: str) -> str:
+        """The index with its queued IndexAdd lines: one with a line already (another action
+        gave it one) replaces it; the others go where a tool adds lines, all at once (a whole
+        text rendered once, however many lines a plan adds)."""
+        adds = self.added.pop(rel)
+        text = self.current(rel) or ""
+        listed = {e.target for e in parse_index(text)}
+        for a in adds:
+            if norm_target(a.target) in listed:
+                text = upsert_index_entry(text, a.line, a.target)
+        fresh = [a.line.strip("\n") for a in adds if norm_target(a.target) not in listed]
+        return with_added_lines(text, "".join(f"{line}\n" for line in fresh)) if fresh else text
 
     def doc(self, rel: str) -> IndexText:
         """The index file, parsed for a run of edits."""
@@ -256,6 +296,7 @@ class _Simulation:
     def set(self, rel: str, text: str | None) -> None:
         """Replace the file's whole text (None: it goes to the trash)."""
         self.parsed.pop(rel, None)
+        self.added.pop(rel, None)
         self.state[rel] = text
 
     def apply(self, op: PlanOp) -> None:
@@ -264,6 +305,10 @@ class _Simulation:
             self.doc(op.rel).remove(op.target, drop_emptied=op.drop_emptied)
         elif isinstance(op, IndexUpsert):
             self.doc(op.rel).upsert(op.line, op.target)
+        elif isinstance(op, IndexAdd):
+            if op.rel in self.parsed:  # earlier edits first (an IndexText run becomes text)
+                self.state[op.rel] = self.parsed.pop(op.rel).text()
+            self.added.setdefault(op.rel, []).append(op)
         elif isinstance(op, WriteFile):
             self.set(op.rel, op.text)
         elif isinstance(op, TrashFile):
@@ -287,7 +332,7 @@ class _Simulation:
                 text = relinked(text, dict(op.renames))[0]
                 self.state[op.rel] = file_relinked(text, dict(op.files))[0]
         self.relinks = []
-        for rel in list(self.parsed):
+        for rel in [*self.parsed, *self.added]:
             self.current(rel)
         return {rel: t for rel, t in self.state.items() if t != self.snapshot.get(rel)}
 

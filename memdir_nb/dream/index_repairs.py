@@ -10,6 +10,7 @@ from pathlib import Path
 
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
+    IndexAdd,
     IndexFit,
     IndexRemove,
     IndexUpsert,
@@ -27,6 +28,7 @@ from memdir_nb.formats.index_lines import (
 from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_INDEX_LINE_CHARS
 from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.spec.text import is_not_text
 from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
 from memdir_nb.storage.index_files import IndexTargets, nested_index_references
 
@@ -219,7 +221,8 @@ def _one_index_actions(
     new, indexed = _index_line_actions(irel, text, scope_dir, root, in_scope)
     absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
     for rel, m in sorted(in_scope.items()):
-        if rel not in indexed and m.rel not in absorbed:
+        # no line for a binary file (spec.text.is_not_text: lint's not-text, the rebuild's rule)
+        if rel not in indexed and m.rel not in absorbed and not is_not_text(m.text):
             hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
             line = _KEPT_LINES.get(m.name, rel, hook)
             new.append(
@@ -228,7 +231,7 @@ def _one_index_actions(
                     "add_missing_index_line",
                     f"{rel} has no line in {irel}; add one",
                     (irel, m.rel),
-                    (IndexUpsert(irel, rel, line),),
+                    (IndexAdd(irel, rel, line),),  # where rebuild-index adds lines
                 )
             )
     # The index as the actions so far leave it: only actions with an op on it change it.

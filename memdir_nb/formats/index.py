@@ -92,6 +92,7 @@ __all__ = [
     "strip_entrypoint_extras",
     "truncate_entrypoint_content",
     "upsert_index_entry",
+    "with_added_lines",
 ]
 
 
@@ -270,18 +271,9 @@ def _merged(
                 continue
         out.append(line)
     missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
-    if missing and (closer := block_left_open(old)):
-        # the comment or code block runs to the end, so lines added after it would never be
-        # loaded or be code (and the next rebuild would add them again): close it where it
-        # ended, then add them
-        out.insert(len(out) - 1 if out[-1] == "" else len(out), closer)
     text = "\n".join(out)
-    if missing and not text.strip():  # only dropped lines were there: a plain index again
-        text = render_index(missing, describe)
-    elif missing:
-        text = _with_added_entries(out, render_index(missing, describe))
-    if missing and line_end_style(old) == "\r\n":  # one kept on Windows: added lines in CRLF
-        text = in_style(as_lf(text), "\r\n")
+    if missing:  # where added lines go: the one rule the dream's added lines follow too
+        text = with_added_lines(text, render_index(missing, describe), line_end_style(old))
     return MergedIndex(
         text,
         tuple(h.filename for h in missing),
@@ -317,6 +309,25 @@ def _read_lines(
         covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)
         read.append((line, entry, found))
     return read, covered
+
+
+def with_added_lines(text: str, rendered: str, end: str | None = None) -> str:
+    """An index with rendered (entry lines, each ending in a line end) added where a tool adds
+    lines: the one rule of rebuild-index's missing entries and the dream's (index37). An index
+    holding nothing but blank lines becomes rendered (a plain index); any other gets them at
+    the end of its REBUILD_HEADING section, the heading added at the end when there is none,
+    so an added line never lands inside a section a person wrote (under their `## TODO`,
+    after their table). No line of text moves or changes. A comment or code block left open
+    at the end is closed first (a line added inside it would never be loaded, or be code, and
+    the next rebuild would add it again); lines end in end, by default as text's do
+    (line_end_style; a rebuild passes its old index's, of which only dropped lines may be left)."""
+    style = line_end_style(text) if end is None else end
+    if not text.strip():
+        return in_style(rendered, style)
+    lines = as_lf(text).split("\n")
+    if closer := block_left_open(as_lf(text)):
+        lines.insert(len(lines) - 1 if lines[-1] == "" else len(lines), closer)
+    return in_style(_with_added_entries(lines, rendered), style)
 
 
 def _with_added_entries(lines: list[str], rendered: str) -> str:

@@ -53,6 +53,7 @@ from memdir_nb.lint.index_rules import (
     index_should_list,
     indexed_files,
     lint_index,
+    not_text_files,
     pointless_lines,
 )
 from memdir_nb.lint.reading import MAX_READ_BYTES, read_memory_text, read_scope_indexes
@@ -95,6 +96,7 @@ __all__ = [
     "lint_memory",
     "lint_memory_dir",
     "mask_public_values",
+    "not_text_files",
     "pending_journal",
     "pointless_lines",
     "read_memory_text",

@@ -12,7 +12,7 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.names import misread_name_problem
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.fix_commands import named_dir
-from memdir_nb.lint.index_rules import lint_index, not_in_index
+from memdir_nb.lint.index_rules import lint_index, not_in_index, not_text_files
 from memdir_nb.lint.links import LinkUses, link_findings
 from memdir_nb.lint.name_twins import name_twins
 from memdir_nb.lint.reading import read_scope_indexes, resolve_wiki_entries
@@ -185,8 +185,9 @@ def _lint_dir(
     skipped.sort(key=lambda s: s.path)
     findings.extend(_skipped_finding(s) for s in skipped)
     indexes, index_findings, journal = early[0]
+    not_text = not_text_files(findings)
     indexes, index_findings = _indexes_read_again(
-        root, indexes, index_findings, headers, listed, skipped
+        root, indexes, index_findings, headers, listed, skipped, not_text
     )
     findings.extend(index_findings)
     findings.extend(name_twins(h.filename for h in headers))
@@ -204,16 +205,18 @@ def _indexes_read_again(
     headers: list[MemoryHeader],
     listed: dict[str, list[str]],
     skipped: list[SkippedFile],
+    not_text: frozenset[str],
 ) -> tuple[list[ScopeIndex], list[Finding]]:
     """The indexes and their findings once every header is read: again when a file the read
-    passed over changed the listing, or a `[[name]]` line names a memory by its name:
-    (resolve_wiki_entries; the early pass knew only the files of each link's stem)."""
+    passed over changed the listing, a `[[name]]` line names a memory by its name
+    (resolve_wiki_entries; the early pass knew only the files of each link's stem), or a
+    file read is binary (not_text: no index should list it, index_should_list)."""
     files_by_scope = _by_scope((h.filename, h.scope) for h in headers)
     by_name = resolve_wiki_entries(indexes, headers)
     if by_name is not None:
         indexes = by_name
-    if files_by_scope != listed or by_name is not None:
-        found = _index_findings(root, indexes, files_by_scope, skipped)
+    if files_by_scope != listed or by_name is not None or not_text:
+        found = _index_findings(root, indexes, files_by_scope, skipped, not_text)
     return indexes, found
 
 
@@ -242,9 +245,11 @@ def _index_findings(
     indexes: list[ScopeIndex],
     files_by_scope: dict[str, list[str]],
     skipped: Iterable[SkippedFile],
+    not_text: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """The findings of both indexes given the memory files of each scope and what the scan
-    passed over: each index's rules, then the files no index lists."""
+    passed over: each index's rules, then the files no index lists (not_text: binary files,
+    which none should)."""
     out: list[Finding] = []
     reasons = {s.path: s.reason for s in skipped}
     all_files = [rel for rels in files_by_scope.values() for rel in rels]
@@ -254,7 +259,7 @@ def _index_findings(
     for index in indexes:
         scope_files = files_by_scope.get(index.scope, [])
         out.extend(lint_index(index, scope_files, reasons, memory_dir=root, indexed_below=below))
-    out.extend(not_in_index(indexes, files_by_scope, nested, owners))
+    out.extend(not_in_index(indexes, files_by_scope, nested, owners, not_text))
     return out
 
 

@@ -295,16 +295,24 @@ def indexed_files(indexes: Iterable[ScopeIndex]) -> frozenset[str]:
     return frozenset().union(*(ix.referenced for ix in indexes))
 
 
+def not_text_files(findings: Iterable[Finding]) -> frozenset[str]:
+    """The files lint found binary (their `not-text` findings): index_should_list's not_text."""
+    return frozenset(f.path for f in findings if f.rule == "not-text")
+
+
 def index_should_list(
     indexes: Iterable[ScopeIndex],
     files_by_scope: Mapping[str, Iterable[str]],
     agents: Mapping[str, str],
+    not_text: Collection[str] = frozenset(),
 ) -> frozenset[str]:
     """The memory files an index a session loads should list: every file of a scope whose
     MEMORY.md is there, and every file agents (storage.agent_root_index.agent_index_owners)
     sends to an agent's own index (there by that rule). A file of a scope with no index at
     all is not one: the scope's one problem is its missing index (`index-missing`), not one
-    per file.
+    per file. Nor is a file in not_text, binary (spec.text.is_not_text, lint's `not-text`):
+    no reader can read it as a memory, so no index should point at it (index37; the
+    rebuild and the dream add no line for one either).
 
     The one rule of not-in-index: lint's findings, and the tables' counts of the files an
     index leaves out (reports.fleet's not_in_index, reports.analysis's orphans; lefts36)."""
@@ -313,7 +321,7 @@ def index_should_list(
         rel
         for scope, rels in files_by_scope.items()
         for rel in rels
-        if scope in indexed or rel in agents
+        if (scope in indexed or rel in agents) and rel not in not_text
     )
 
 
@@ -322,15 +330,16 @@ def not_in_index(
     files_by_scope: dict[str, list[str]],
     nested: frozenset[str] = frozenset(),
     agents: Mapping[str, str] | None = None,
+    not_text: Collection[str] = frozenset(),
 ) -> list[Finding]:
     """Files no index lists that one should (index_should_list); nested: files a sub-folder's
     own MEMORY.md lists (agent dirs); agents: file -> the agent folder whose own MEMORY.md it
     belongs in (an agent memory root's, storage.agent_root_index.agent_index_owners): only
-    that index lists it for the agent."""
+    that index lists it for the agent; not_text: the binary files (their own `not-text`)."""
     out = []
     referenced = indexed_files(indexes) | nested
     agents = agents or {}
-    expected = index_should_list(indexes, files_by_scope, agents)
+    expected = index_should_list(indexes, files_by_scope, agents, not_text)
     for index in indexes:
         for rel in sorted(files_by_scope.get(index.scope, [])):
             agent = agents.get(rel)

@@ -14,6 +14,7 @@ from memdir_nb.formats.transcript_paths import other_project_memory_key
 from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
+from memdir_nb.spec.text import is_not_text
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.containment import unreadable_reason
 from memdir_nb.storage.headers import header_from_read
@@ -42,7 +43,7 @@ def read_memory_text(
 def memory_text_from_read(rel: str, scope: str, res: ReadResult) -> MemoryText:
     """A memory file already read (at most MAX_READ_BYTES), decoded and split for lint."""
     st, data, capped = res.stat, res.data, res.truncated
-    binary = b"\x00" in data
+    binary = is_not_text(data)  # the one rule (spec.text), as the rebuild and the dream read it
     text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
     text = normalise_newlines(text)  # BOM off, line ends by the one rule (spec.text.as_lf)
     fm, body = parse_frontmatter(text)

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 from memdir_nb.formats.index import truncate_entrypoint_content
 from memdir_nb.home.claude_homes import no_claude_home
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.lint import index_should_list, indexed_files, lint_dir, read_scope_indexes
+from memdir_nb.lint import (
+    index_should_list,
+    indexed_files,
+    lint_dir,
+    not_text_files,
+    read_scope_indexes,
+)
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, PROJECTS_DIRNAME
 from memdir_nb.spec.freshness import STALE_AFTER_DAYS, memory_age_days
 from memdir_nb.storage.agent_root_index import agent_index_owners
@@ -255,7 +261,8 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
     for r in rows:
         by_scope.setdefault(r["scope"], []).append(r["path"])
     owners = agent_index_owners(memory_dir, [r["path"] for r in rows])
-    expected = index_should_list(result.indexes, by_scope, owners)  # lint's not-in-index rule
+    not_text = not_text_files(result.findings)  # binary: no index should list one
+    expected = index_should_list(result.indexes, by_scope, owners, not_text)  # lint's rule
     orphans = [r["path"] for r in rows if not r["in_index"] and r["path"] in expected]
     by_age = {label: 0 for _, label in AGE_BUCKETS}
     for r in rows:

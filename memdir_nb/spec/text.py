@@ -415,6 +415,16 @@ def lone_surrogate_problem(text: str) -> str | None:
     )
 
 
+def is_not_text(content: bytes | str) -> bool:
+    """Whether a memory file's content (what was read of it, bytes or decoded) is binary, not
+    text: it holds a NUL byte. The one rule of a file no reader can read as a memory: lint's
+    `not-text` finding, and the files an index should not list (lint.index_should_list), so
+    neither a rebuild of MEMORY.md nor the dream plan adds a line for one (index37)."""
+    if isinstance(content, bytes):
+        return b"\x00" in content
+    return "\x00" in content
+
+
 def without_lone_surrogates(text: str) -> str:
     """Text with each lone surrogate replaced by U+FFFD, as a JavaScript writer encodes it."""
     return text if text.isascii() else _LONE_SURROGATE().sub("\ufffd", text)

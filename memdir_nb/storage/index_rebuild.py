@@ -28,10 +28,12 @@ from memdir_nb.spec.constants import (
     HEADER_READ_MAX_BYTES,
     INDEX_READ_MAX_BYTES,
     LOGS_DIRNAME,
+    MEMORY_FILE_READ_MAX_BYTES,
     REBUILD_BATCH_PREFIX,
     TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
+from memdir_nb.spec.text import is_not_text
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader, read_contained
 from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
@@ -167,6 +169,23 @@ def _heading_describer(folder: Path) -> Callable[[MemoryHeader], str]:
     return describe
 
 
+def _not_text(folder: Path, added: tuple[str, ...]) -> frozenset[str]:
+    """The files of added that are binary (spec.text.is_not_text, read as lint reads them:
+    their first MEMORY_FILE_READ_MAX_BYTES). Only the files a rebuild would add are read,
+    so a rebuild that adds nothing reads no memory file whole. One gone or refused since
+    the scan is left to the merge (its line is as harmless as the scan's header)."""
+    reader = ContainedReader(folder)
+    out = set()
+    for rel in added:
+        try:
+            res = reader.read(os.path.join(folder, rel), MEMORY_FILE_READ_MAX_BYTES)
+        except OSError:
+            continue
+        if is_not_text(res.data):
+            out.add(rel)
+    return frozenset(out)
+
+
 def plan_index_rebuild(
     scope_dir: str | os.PathLike[str],
     *,
@@ -211,13 +230,24 @@ def plan_index_rebuild(
     # a sub-folder with its own MEMORY.md (an agent's memory dir) indexes its files there
     names = [h.filename for h in report.headers]
     nested = nested_index_references(folder, names) | agent_index_owners(folder, names).keys()
+    headers = [h for h in report.headers if h.filename not in nested]
     merged = merge_index(
         old,
-        [h for h in report.headers if h.filename not in nested],
+        headers,
         _target_finder(folder),
         drop_dangling=drop_dangling,
         describe=_heading_describer(folder),
     )
+    binary = _not_text(folder, merged.added)
+    if binary:  # no line for a file no reader can read as a memory (lint's `not-text`)
+        kept = [h for h in headers if h.filename not in binary]
+        merged = merge_index(
+            old,
+            kept,
+            _target_finder(folder),
+            drop_dangling=drop_dangling,
+            describe=_heading_describer(folder),
+        )
     scope_name: Literal["private", "team"] = "team" if resolved == "team" else "private"
     rebuild = IndexRebuild(scope_name, path, old, os.path.lexists(path), merged)
     if bad_bytes is not None:

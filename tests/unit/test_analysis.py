@@ -257,3 +257,10 @@ def test_an_agent_file_only_the_agent_roots_index_lists_is_not_in_index(
     assert df.loc["planner/project_release_train.md", "in_index"]  # its agent's index lists it
     assert df.loc["project_kiln_rota.md", "in_index"]  # the root's own file, in the root's index
     assert summarize(parent).orphans == ["planner/project_freeze_window.md"]
+
+
+def test_a_binary_file_is_no_orphan_as_lint_asks_no_index_line_for_it(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # index37: lint's not-in-index rule (index_should_list) leaves out a file lint calls not-text
+    assert summarize(real_dir("binary-beside")).orphans == ["project_kiln.md"]

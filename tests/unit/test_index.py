@@ -1673,3 +1673,40 @@ def test_a_bold_file_name_after_a_list_number_is_an_entry_as_after_a_list_marker
     assert unlisted == ["FIRING-STEPS.md", "SHELF-MAP.md"]
     added = rebuild_index(root, write=False)
     assert added.count("KILN-LOG.md") == 1 and added.count("SHELF-MAP.md") == 1
+
+
+def test_neither_the_rebuild_nor_the_dream_adds_an_index_line_for_a_binary_file(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fresh37: both added `- [photo](photo.md) — (no description)` for a file lint calls
+    # not-text; a line loading it would load no memory (spec.text.is_not_text, one rule)
+    mem = real_dir("binary-beside")
+    r = plan_index_rebuild(mem)
+    assert r.merged.added == ("project_kiln.md",) and "photo.md" not in r.text
+    plan = plan_consolidation(mem)
+    adds = [a for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert [f for a in adds for f in a.files if f != "MEMORY.md"] == ["project_kiln.md"]
+    found = lint_memory_dir(mem)  # lint asks for no line either; its not-text stands
+    assert not any(f.path == "photo.md" and f.rule == "not-in-index" for f in found)
+    assert any(f.path == "photo.md" and f.rule == "not-text" for f in found)
+
+
+def test_the_dream_adds_missing_index_lines_where_the_rebuild_does_never_in_a_person_s_section(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # fresh37: the dream appended them at the very end, so they landed under the person's
+    # `## TODO`, right after their table; rebuild-index put the same lines under its heading
+    mem = real_dir("person-sections")
+    old = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    plan = plan_consolidation(mem)
+    adds = [a.id for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert len(adds) == 2
+    rebuilt = plan_index_rebuild(mem).text
+    assert plan.result(adds)["MEMORY.md"] == rebuilt  # one rule for where added lines go
+    assert rebuilt.startswith(old + "\n## Added by rebuild-index\n\n- [")
+    apply_plan(plan, adds[:1])  # one approved: the heading and its one line
+    after = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert after.startswith(old) and after.count("## Added by rebuild-index") == 1
+    again = plan_consolidation(mem)  # the other one later goes under the same heading
+    assert again.result()["MEMORY.md"] == plan_index_rebuild(mem).text
+    assert plan_index_rebuild(mem).text.count("## Added by rebuild-index") == 1

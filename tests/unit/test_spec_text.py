@@ -24,6 +24,7 @@ from memdir_nb.spec.text import (
     has_ascii_fold,
     html_safe,
     in_style,
+    is_not_text,
     line_end_style,
     lone_surrogate_problem,
     one_line,
@@ -313,3 +314,10 @@ def test_a_fenced_block_closes_only_with_its_own_character_at_least_as_long(
     line: str, open_fence: str, after: str | None
 ) -> None:
     assert fence_change(line, open_fence) == after
+
+
+def test_content_holding_a_nul_byte_is_not_text_read_as_bytes_or_decoded() -> None:
+    latin1 = "café".encode("latin-1")  # not UTF-8, but text: lint's invalid-utf8, still indexed
+    assert not is_not_text(latin1) and not is_not_text(latin1.decode("utf-8", "replace"))
+    binary = b"\x89PNG\r\n\x1a\n\x00\x00"
+    assert is_not_text(binary) and is_not_text(binary.decode("utf-8", "replace"))
