@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from memdir_nb.formats import session_rewrites as rw
 from memdir_nb.formats import transcript_records as tr
 from memdir_nb.formats.session_calls import ToolCallBook, tool_call
 from memdir_nb.formats.session_compactions import Compactions
@@ -32,32 +33,17 @@ from memdir_nb.formats.session_model import (
     given_the_conversation,
     turns_were_sidechain,
 )
-from memdir_nb.formats.session_queue import InputQueue
+from memdir_nb.formats.session_queue import InputQueue, absorb
 from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
 from memdir_nb.formats.session_results import result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
     SESSION_NOTE_MAX_CHARS,
-    SESSION_OTHER_RECORD_TYPES,
     SESSION_PROMPT_MAX_CHARS,
     SESSION_QUEUED_PROMPT_MAX_CHARS,
-    SESSION_RECORD_TYPE_MAX_CHARS,
-    SESSION_RECORD_TYPES_MAX,
     SESSION_TOOL_RESULT_MAX_CHARS,
 )
-
-
-def count_record_type(counts: dict[str, int], kind: str) -> None:
-    """Count one record of type kind: each of the first SESSION_RECORD_TYPES_MAX types (of at
-    most SESSION_RECORD_TYPE_MAX_CHARS) on its own, any other under SESSION_OTHER_RECORD_TYPES,
-    so a crafted file of a million distinct types keeps a few dozen counts, adding up all the
-    same."""
-    if len(kind) > SESSION_RECORD_TYPE_MAX_CHARS or (
-        kind not in counts and len(counts) >= SESSION_RECORD_TYPES_MAX
-    ):
-        kind = SESSION_OTHER_RECORD_TYPES
-    counts[kind] = counts.get(kind, 0) + 1
 
 
 class SessionBuilder:
@@ -70,6 +56,8 @@ class SessionBuilder:
         self._main_sidechain: bool | None = None
         self._calls = ToolCallBook()
         self._copies, self._prefix = CopiedHistory(), ForeignPrefix(path, keep_uuids=not count_only)
+        self._rewrites = rw.RewrittenHistory()  # a VS Code resume's copy, new uuids and one time
+        self._gone_last: Turn | None = None  # count-only: the turn let go last (a take-back's)
         self._fed = 0  # user/assistant records read as this session's (not copies)
         self._fed_at_turn: list[int] = []  # how many came before each turn's first record
         self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
@@ -101,7 +89,7 @@ class SessionBuilder:
         """Take one record; unknown types are counted and otherwise ignored."""
         kind = record.get("type")
         kind = kind if isinstance(kind, str) else "?"
-        count_record_type(self.session.record_counts, kind)
+        self.session.note_record_type(kind)
         self._prefix.note(record, self.turn_count)
         self._note_time(record)
         uuid = hash(record["uuid"]) if isinstance(record.get("uuid"), str) else None
@@ -116,7 +104,7 @@ class SessionBuilder:
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
             user_kind = tr.classify_user(record) if kind == "user" and main else None
-            if self._copied(record, user_kind):
+            if self._copied(record, user_kind, main):
                 return
             self._fed += 1
             if not main:
@@ -136,12 +124,16 @@ class SessionBuilder:
         elif kind == "attachment":
             self._attachment(record, line_no)
 
-    def _copied(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
+    def _copied(self, record: Mapping[str, Any], user_kind: str | None, main: bool) -> bool:
         """Whether a user/assistant record is a copy, counted and left out: history a `/fork`
         copied from its parent session, or history the CLI wrote again."""
         parent = tr.forked_from(record)
         if parent is None and not self._copies.is_copy(record, user_kind):
-            return False
+            verdict = self._rewrites.judge(record, user_kind, main)
+            if verdict == rw.NOT_A_COPY:
+                return False
+            if verdict == rw.OPENS:
+                self._take_back(self._rewrites.taken_lead)
         s = self.session
         if parent is not None and s.forked_from is None:
             s.forked_from = parent
@@ -250,6 +242,7 @@ class SessionBuilder:
         self._pending_bash, self._pending_local, self._bash_prompt = [], [], None
         self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
         self._retractions.start_turn()
+        self._rewrites.started(turn.prompt, turn.timestamp, kind)
         s.turns.append(turn)
         self._fed_at_turn.append(self._fed - 1)  # the records before the one starting it
         return turn
@@ -263,8 +256,22 @@ class SessionBuilder:
             self._calls.let_go(c for r in turn.responses for c in r.tool_calls)
             self._calls.let_go(turn.sidechain_calls)
         self._turns_gone += len(s.turns)
-        s.turns = []
+        self._gone_last, s.turns = s.turns[-1], []
         del self._fed_at_turn[:]
+
+    def _take_back(self, lead: list[str]) -> None:
+        """The running turn was a resume's copy of the history (formats.session_rewrites):
+        left out, its records and `lead`'s (its prompt's IDE context) counted as copied; the
+        turn before it runs again."""
+        s = self.session
+        turn = s.turns.pop()
+        records = self._fed - (self._fed_at_turn.pop() if self._fed_at_turn else 0) + len(lead)
+        self._fed -= records
+        rw.leave_out_turn(s, turn, records, lead, keep_uuids=not self._count_only)
+        if not s.turns and self._gone_last is not None and self._turns_gone:
+            s.turns, self._turns_gone = [self._gone_last], self._turns_gone - 1
+        self._pending_bash = turn.bash_commands + self._pending_bash
+        self._pending_local = turn.local_commands + self._pending_local
 
     def _touch(self, turn: Turn, record: Mapping[str, Any]) -> None:
         uuid = tr.record_id(record.get("uuid"))
@@ -480,15 +487,8 @@ class SessionBuilder:
 
     def _absorbed(self, text: str) -> None:
         """Queued input taken into the running turn (a remove, then its attachment)."""
-        if not self.session.turns:
-            return
-        turn = self.session.turns[-1]
-        if tr.is_notification(text):
-            if hash(text) not in self._noted:  # the remove and its attachment are one
-                self._noted.add(hash(text))
-                turn.notifications += 1
-        elif text not in turn.queued_prompts:
-            turn.queued_prompts.append(cap_text(text, SESSION_QUEUED_PROMPT_MAX_CHARS))
+        if self.session.turns:
+            absorb(self.session.turns[-1], text, self._noted)
 
 
 def build_session(records: Iterable[tuple[int, Mapping[str, Any]]], path: str = "") -> Session:

@@ -11,7 +11,8 @@ memdir_nb.home.sessions.read_session) and keeps only what the model needs, each 
 - Assistant records that share ``message.id`` are one response (the CLI writes one record per
   content block). Tool calls pair with their results by ``tool_use_id``, never by position.
 - History the CLI wrote again (fresh uuids, original timestamps) is not read twice: each
-  tool_use id counts once, and a repeated prompt record starts no turn (docs/sessions.md).
+  tool_use id counts once, and a repeated prompt record starts no turn (docs/sessions.md);
+  nor is the VS Code 2.0.x resume's copy, at one new time (formats.session_rewrites).
 - Records whose ``isSidechain`` differs from the file's first message are an inline subagent
   (1.0.x); their tool calls go to ``Turn.sidechain_calls``.
 - A file that starts mid-session (tool results before any prompt) gets a first turn of kind
@@ -43,7 +44,10 @@ from memdir_nb.formats.transcript_records import (
 from memdir_nb.spec.constants import (
     SESSION_CLI_RECALLS_MAX,
     SESSION_NOTE_MAX_CHARS,
+    SESSION_OTHER_RECORD_TYPES,
     SESSION_OUTSIDE_EDITS_MAX,
+    SESSION_RECORD_TYPE_MAX_CHARS,
+    SESSION_RECORD_TYPES_MAX,
 )
 
 
@@ -390,6 +394,18 @@ class Session:
         errors, text = self.turns[-1].api_errors, cap_text(text, SESSION_NOTE_MAX_CHARS)
         if text not in errors and len(errors) < 8:
             errors.append(text)
+
+    def note_record_type(self, kind: str) -> None:
+        """Count one record of type kind: each of the first SESSION_RECORD_TYPES_MAX types (of
+        at most SESSION_RECORD_TYPE_MAX_CHARS) on its own, any other under
+        SESSION_OTHER_RECORD_TYPES, so a crafted file of a million distinct types keeps a few
+        dozen counts, adding up all the same."""
+        counts = self.record_counts
+        if len(kind) > SESSION_RECORD_TYPE_MAX_CHARS or (
+            kind not in counts and len(counts) >= SESSION_RECORD_TYPES_MAX
+        ):
+            kind = SESSION_OTHER_RECORD_TYPES
+        counts[kind] = counts.get(kind, 0) + 1
 
     def note_title(self, record: Mapping[str, Any]) -> None:
         """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""

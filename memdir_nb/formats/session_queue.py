@@ -16,6 +16,8 @@ things make the plain FIFO reading wrong on real files:
 from __future__ import annotations
 
 from memdir_nb.formats import transcript_records as tr
+from memdir_nb.formats.session_model import Turn, cap_text
+from memdir_nb.spec.constants import SESSION_QUEUED_PROMPT_MAX_CHARS
 
 # Items waiting in the queue, kept at most: a hostile file of enqueues without their dequeues
 # must not grow memory (a real queue holds a handful); past it the oldest item is dropped.
@@ -85,3 +87,15 @@ class InputQueue:
         text = self._items.pop(i)[0]
         self._released = min(self._released, len(self._items))
         return text
+
+
+def absorb(turn: Turn, text: str, noted: set[int]) -> None:
+    """Queued input taken into the running turn (a `remove`, then its attachment): a
+    notification counted once (`noted`: the hashes of those counted in this turn), a typed
+    prompt listed once."""
+    if tr.is_notification(text):
+        if hash(text) not in noted:  # the remove and its attachment are one
+            noted.add(hash(text))
+            turn.notifications += 1
+    elif text not in turn.queued_prompts:
+        turn.queued_prompts.append(cap_text(text, SESSION_QUEUED_PROMPT_MAX_CHARS))

@@ -240,3 +240,46 @@ def long_results_session(folder: Path, turns: int, result_kb: int) -> Path:
                 w.response([{"type": "text", "text": f"Turn {n} done."}])
             out.write(w.text())
     return path
+
+
+def rewritten_on_resume(w: RecordWriter, start: int = 0, *, no_response: bool = False) -> str:
+    """Append the conversation from w.lines[start] again as the VS Code extension 2.0.x writes
+    it on a resume (docs/sessions.md, real37 and resume37): every user/assistant record at one
+    new time, the resume's, with a fresh uuid and no requestId, the first without a parent; a
+    prompt whose IDE context shared its record written as two (the context, then the rest);
+    answers keep their message.id, calls and results their tool_use ids. With `no_response`
+    the copy ends with the harness's "No response requested." (a new id), as after a turn the
+    user interrupted. Returns the copy's time; a prompt written next lands 4 ms after it, as
+    the prompt the user resumed with does."""
+    stamp = w.stamp(3600.0)
+    parent = None
+    for line in list(w.lines[start:]):
+        record = json.loads(line)
+        if record.get("type") not in ("user", "assistant"):
+            continue
+        record.pop("requestId", None)
+        content = record["message"]["content"]
+        parts = [content]
+        if isinstance(content, list) and str(content[0].get("text", "")).startswith("<ide_"):
+            parts = [content[:1], content[1:]] if len(content) > 1 else parts
+        for part in parts:
+            record["message"]["content"] = part
+            record["parentUuid"], record["uuid"] = parent, w.uid("resume")
+            record["timestamp"] = stamp
+            parent = record["uuid"]
+            w.emit(dict(record))
+    if no_response:
+        reply = w.envelope("assistant", parent=parent)
+        reply["message"] = {
+            "id": str(w.uid("reply")),
+            "model": "<synthetic>",
+            "role": "assistant",
+            "type": "message",
+            "stop_reason": "stop_sequence",
+            "content": [{"type": "text", "text": "No response requested."}],
+        }
+        reply["uuid"], reply["timestamp"] = w.uid("resume"), stamp
+        parent = w.emit(reply)["uuid"]
+    w.last = parent
+    w.time += _dt.timedelta(milliseconds=4) - _dt.timedelta(seconds=20)  # w.prompt steps 20 s
+    return stamp

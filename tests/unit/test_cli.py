@@ -299,7 +299,11 @@ def test_recall_without_key_cannot_use_claude(demo_dir: Path) -> None:
 # --------------------------------------------------------------------------- where, doctor, list, export (branch doctor)
 
 from tests.support.fake_home import add_memory, make_world, write_json  # noqa: E402
-from tests.support.transcripts import fork_of, pane_teammate  # noqa: E402
+from tests.support.transcripts import (  # noqa: E402
+    fork_of,
+    pane_teammate,
+    rewritten_on_resume,
+)
 
 
 def run_env(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -958,6 +962,29 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     )
     replay = run_cli("replay", str(folder / "agent-acompact-abc123.jsonl"), "--selector", "lexical")
     assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
+
+
+def test_sessions_counts_the_turns_typed_not_a_vscode_resumes_copy_of_them(
+    tmp_path: Path,
+) -> None:
+    # VS Code 2.0.2 writes the conversation again on each resume at one new time: `sessions`
+    # listed each copied prompt as a turn (resume37: 50 turns for about 30 typed)
+    folder = tmp_path / "projects" / "-home-ana-app"
+    folder.mkdir(parents=True)
+    w = RecordWriter("vs", "/home/ana/app", "2026-05-01T10:00:00.000Z", version="2.0.2")
+    w.prompt_ids = False
+    w.prompt("read the plan")
+    w.response([{"type": "text", "text": "read it"}])
+    rewritten_on_resume(w)
+    resumed = len(w.lines)
+    w.prompt("now the roadmap")
+    w.response([{"type": "text", "text": "here"}])
+    rewritten_on_resume(w, resumed)  # what the last resume began, as 2.0.2 writes it
+    w.prompt("and the budget")
+    w.response([{"type": "text", "text": "here too"}])
+    (folder / "vs.jsonl").write_text(w.text(), encoding="utf-8")
+    _, row, listed = _one_listed_session(tmp_path, "vs")
+    assert listed["turns"] == 3 and " 3 " in row
 
 
 def test_sessions_and_replay_name_a_pane_teammates_own_file_a_teammate(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from tests.support.transcripts import (
     fork_of,
     fork_worker,
     refused_answer,
+    rewritten_on_resume,
     superseding,
     write_again,
 )
@@ -1052,3 +1053,102 @@ def test_the_memories_the_clis_own_recall_surfaced_are_kept_on_their_turn_and_bo
     first, second = session_of(w.lines).turns
     assert first.cli_recalled == [f"{MEM}/a.md", f"{MEM}/b.md"]
     assert second.cli_recalled == [f"{MEM}/c.md"]
+
+
+# The VS Code extension 2.0.x writes the history again on a resume, at one new time
+# (formats.session_rewrites; docs/sessions.md, resume37).
+IDE = {
+    "type": "text",
+    "text": "<ide_opened_file>The user opened plan.md in the IDE.</ide_opened_file>",
+}
+
+
+def _vscode_writer() -> RecordWriter:
+    start = "2026-05-01T10:00:00.000Z"
+    return RecordWriter("s2", "/home/ana/app", start, seed="vs", prompt_ids=False, version="2.0.2")
+
+
+def _plan_then_yes(w: RecordWriter) -> None:
+    """Two typed turns: one with IDE context and a tool call, then a one-word answer."""
+    _one_turn(w, [IDE, {"type": "text", "text": "read the plan"}])
+    w.prompt("yes")
+    w.response([{"type": "text", "text": "done"}])
+
+
+def test_a_vscode_resume_that_writes_the_history_again_at_one_time_begins_no_turn() -> None:
+    w = _vscode_writer()
+    _plan_then_yes(w)
+    written = len(w.lines)
+    rewritten_on_resume(w)
+    copy = [json.loads(line)["uuid"] for line in w.lines[written:]]
+    w.prompt("now the roadmap")
+    w.response([{"type": "text", "text": "here it is"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["read the plan", "yes", "now the roadmap"]
+    assert s.copied_records == len(copy) == 7 and s.copied_uuids == set(copy)
+    assert len(s.tool_calls) == 1 and s.tool_calls[0].succeeded
+    assert s.turns[1].end_timestamp == json.loads(w.lines[written - 1])["timestamp"]
+
+
+def test_each_resume_of_a_vscode_session_is_left_out_and_what_was_typed_between_kept() -> None:
+    w = _vscode_writer()
+    _plan_then_yes(w)
+    rewritten_on_resume(w)
+    resumed = len(w.lines)
+    w.prompt("now the roadmap")
+    w.response([{"type": "text", "text": "here it is"}])
+    rewritten_on_resume(w, resumed)  # the second copy holds what the last resume began
+    w.prompt([IDE, {"type": "text", "text": "and the budget"}])
+    w.response([{"type": "text", "text": "the budget"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == [
+        "read the plan",
+        "yes",
+        "now the roadmap",
+        "and the budget",
+    ]
+
+
+def test_a_resume_after_an_interrupted_turn_leaves_out_the_copy_and_its_no_response_reply() -> None:
+    w = _vscode_writer()
+    w.prompt("run the tests")
+    call = w.tool_use("Bash", {"command": "make test"})
+    w.response([call])
+    w.result(call, "The user doesn't want to proceed with this tool use.", is_error=True)
+    w.interrupt(for_tool=True)
+    rewritten_on_resume(w, no_response=True)
+    w.prompt("run only the unit tests")
+    w.response([{"type": "text", "text": "ok"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["run the tests", "run only the unit tests"]
+    assert s.turns[0].interrupted and s.copied_records == 5
+    assert [r.text for r in s.turns[1].responses] == ["ok"]
+
+
+def test_a_prompt_typed_again_right_after_a_vscode_resume_is_a_turn_of_its_own() -> None:
+    w = _vscode_writer()
+    _plan_then_yes(w)
+    rewritten_on_resume(w)
+    w.prompt("yes")  # 4 ms after the copy, answered by the API: typed
+    w.response([{"type": "text", "text": "done again"}])
+    w.prompt("yes")
+    w.response([{"type": "text", "text": "and again"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["read the plan", "yes", "yes", "yes"]
+    assert s.copied_records == 7
+
+
+def test_an_earlier_answer_written_again_under_another_prompt_is_read_as_written() -> None:
+    # the block's first answer must repeat the turn whose prompt its own prompt repeats: an
+    # answer of turn 1 under a prompt of other text, at that prompt's time, takes nothing back
+    w = _vscode_writer()
+    _one_turn(w, "read the plan")
+    first_answer = json.loads(w.lines[1])
+    w.prompt("something else")
+    first_answer.pop("requestId")
+    first_answer["timestamp"] = json.loads(w.lines[-1])["timestamp"]
+    first_answer["uuid"] = w.uid("again")
+    w.emit(first_answer)
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["read the plan", "something else"]
+    assert s.copied_records == 0

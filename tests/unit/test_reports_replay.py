@@ -24,6 +24,7 @@ from tests.support.transcripts import (
     long_session,
     many_cli_picks,
     refused_answer,
+    rewritten_on_resume,
     superseding,
 )
 
@@ -437,6 +438,35 @@ def test_a_copy_of_earlier_history_that_names_no_parent_is_left_out_with_a_note(
     assert [t.prompt for t in replay.turns] == ["does it still hold?"]
     assert any(
         n.startswith("2 records of this file are history written again") for n in replay.notes
+    )
+
+
+def test_a_vscode_resume_that_wrote_the_history_again_replays_each_typed_turn_once(
+    tmp_path: Path,
+) -> None:
+    # VS Code 2.0.2 writes the whole conversation again on each resume, at the resume's time
+    # with new uuids: replay ran recall and the extractor on every copied prompt (resume37)
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    w = RecordWriter("vs", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="vs", version="2.0.2")
+    w.prompt_ids = False
+    w.prompt("reviews need two approvals")
+    w.response([{"type": "text", "text": "noted"}])
+    w.prompt("and the deploy day is friday")
+    w.response([{"type": "text", "text": "noted too"}])
+    rewritten_on_resume(w)
+    w.prompt("what do reviews need?")
+    w.response([{"type": "text", "text": "two approvals"}])
+    path = memory.parent / "vs.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert [t.prompt for t in replay.turns] == [
+        "reviews need two approvals",
+        "and the deploy day is friday",
+        "what do reviews need?",
+    ]
+    assert any(
+        n.startswith("4 records of this file are history written again") for n in replay.notes
     )
 
 
