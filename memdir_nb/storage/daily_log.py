@@ -4,8 +4,9 @@ In KAIROS ("assistant") mode the agent does not keep MEMORY.md up to date while 
 It appends short entries to `logs/YYYY/MM/YYYY-MM-DD.md` (the local date) and leaves the
 sorting into topic files to the consolidation pass in `dream.py`.
 
-Appends are serialised by a lock file in logs/ (an flock, as `filelock` takes), so several
-processes writing at once interleave whole entries: no entry is torn, none is lost. They use
+Appends are serialised by a lock file in logs/ (an flock, as `filelock` takes; storage.log_lock,
+which a store step rewriting a log takes too), so several processes writing at once interleave
+whole entries: no entry is torn, none is lost. They use
 the store's write-time checks (memdir_nb.storage.targets): the target is resolved and contained,
 and the folders are opened one by one without following symlinks.
 """
@@ -23,13 +24,13 @@ from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
 from memdir_nb.spec.text import as_lf, lone_surrogate_problem
-from memdir_nb.storage import fsutil, lock_file
+from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import file_kind, read_contained
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.log_lock import take_logs_lock
 from memdir_nb.storage.targets import resolve_target
 
 LOCK_NAME = DAILY_LOG_LOCK_NAME
-LOCK_TIMEOUT_S = 30.0
 MAX_ENTRY_CHARS = 20_000
 ENTRY_HEADING_PREFIX = "## "
 
@@ -116,13 +117,7 @@ def append_daily_log(
     target = resolve_target(root, log_path, follow_final=False)
     real_root, root_fd = fsutil.open_real_dir(root)
     try:
-        logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)
-        try:
-            lock_fd = lock_file.lock_at(
-                logs_fd, LOCK_NAME, LOCK_TIMEOUT_S, os.path.join(real_root, target.parts[0])
-            )
-        finally:
-            os.close(logs_fd)
+        lock_fd = take_logs_lock(root_fd, real_root, folder=target.parts[0])
         try:
             day_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:-1], create=True)
             try:

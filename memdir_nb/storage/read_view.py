@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.log_lock import StepLogsLock
 from memdir_nb.storage.transaction import StoreTransaction, TransactionError
 
 _READ_ONLY = (
@@ -32,6 +33,7 @@ class ReadOnlyView(StoreTransaction):
         if self._root_fd is not None:
             raise TransactionError("this view is already open")
         self._root_fd = fsutil.open_real_dir(self.memory_dir)[1]
+        self._logs_lock = StepLogsLock(None)  # nor the daily-log lock: an append never waits
 
     def write(self, *_args: object, **_kwargs: object) -> Path:
         raise TransactionError(_READ_ONLY)

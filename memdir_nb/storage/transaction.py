@@ -4,9 +4,9 @@
 through one: save, update, forget, promote, demote, dream apply and restore,
 `rebuild_index(write=True)` and the extractor's Write and Edit.
 
-- **Lock.** The store lock (`constants.STORE_LOCK_NAME`, an `flock` shared with `filelock`) is
-  opened relative to the memory dir's descriptor with O_NOFOLLOW, so a planted symlink cannot
-  make taking the lock truncate an outside file.
+- **Lock.** The store lock (`constants.STORE_LOCK_NAME`, an `flock`) is opened relative to
+  the memory dir's descriptor with O_NOFOLLOW; a step naming a daily log holds the appends' lock
+  too (storage.log_lock), so an append never lands in a file the step is replacing.
 - **Checked when written.** Every target is resolved again at the moment it is written: both
   containment passes of `team_paths`, the realpath of the deepest existing ancestor, team-ness
   decided on that resolved path. The write then walks the resolved path one folder at a time
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import json
 import os
 import secrets
@@ -51,6 +52,7 @@ from memdir_nb.storage.journal import (
 from memdir_nb.storage.journal import journal_damage as journal_damage  # re-exported
 from memdir_nb.storage.journal import journal_problem as journal_problem  # re-exported
 from memdir_nb.storage.lock_file import lock_at
+from memdir_nb.storage.log_lock import StepLogsLock
 from memdir_nb.storage.targets import Target as Target  # re-exported
 from memdir_nb.storage.targets import resolve_target
 from memdir_nb.storage.write_errors import ChangedMeanwhileError as ChangedMeanwhileError
@@ -83,11 +85,12 @@ class StoreTransaction:
         self.recovered: list[str] = []  # what the journal of an interrupted step repaired
         self._root_fd: int | None = None
         self._lock_fd: int | None = None
+        self._logs_lock = StepLogsLock(str(self.memory_dir))  # taken at the first daily log
         self._journal_fd: int | None = None
         self._records: list[dict[str, Any]] = []
         self._made_dirs: list[tuple[str, ...]] = []  # folders this step created, for a rollback
         self._txid = f"{os.getpid()}-{secrets.token_hex(4)}"
-        self._seq = 0
+        self._seqs = itertools.count(1)  # side files' sequence numbers in this step
 
     # -- life cycle
 
@@ -141,7 +144,8 @@ class StoreTransaction:
                     os.close(pfd)
 
     def close(self) -> None:
-        """Release the lock and every descriptor (idempotent)."""
+        """Release the locks and every descriptor (idempotent)."""
+        self._logs_lock.release()
         for name in ("_journal_fd", "_lock_fd", "_root_fd"):
             fd = getattr(self, name)
             if fd is not None:
@@ -153,8 +157,9 @@ class StoreTransaction:
 
     def resolve(self, path: str | os.PathLike[str], *, follow_final: bool = True) -> Target:
         """Check a target now (containment, symlinks, team rules); paths are relative to the memory dir or absolute."""
-        self._need_root()
-        return resolve_target(self.memory_dir, path, follow_final=follow_final)
+        t = resolve_target(self.memory_dir, path, follow_final=follow_final)
+        self._logs_lock.hold_for(self._need_root(), t.parts)  # before it is read or changed
+        return t
 
     def read_bytes(
         self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
@@ -245,7 +250,7 @@ class StoreTransaction:
             name = t.parts[-1]
             mode = fsutil.OWNER_FILE_MODE if self.owner_only else fsutil.existing_mode_at(dfd, name)
             fsutil.check_replaceable_at(dfd, name, t.rel)  # a folder, FIFO, socket or device
-            seq = self._next()
+            seq = next(self._seqs)
             existed = fsutil.exists_at(dfd, name)
             if existed and create_only:
                 raise FileExistsError(errno.EEXIST, f"{t.rel} already exists; nothing was written")
@@ -381,7 +386,7 @@ class StoreTransaction:
                     self._records.pop()  # (a rollback of this step would delete it)
                     raise appeared_meanwhile(s.rel, d.rel, "copied") from None
                 except OSError:  # no hard links here: copy in bounded chunks
-                    part = side_name(d.parts[-1], self._txid, self._next(), ".part")
+                    part = side_name(d.parts[-1], self._txid, next(self._seqs), ".part")
                     fsutil.write_new_at(dfd, part, fsutil.iter_chunks_at(sfd, s.parts[-1]))
                     os.rename(part, d.parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
                 fsutil.fsync_fd(dfd)
@@ -418,10 +423,6 @@ class StoreTransaction:
                 "the transaction is not open; use `with store.transaction() as tx:`"
             )
         return self._root_fd
-
-    def _next(self) -> int:
-        self._seq += 1
-        return self._seq
 
     def _hook(self, point: str) -> None:
         if self.crash_hook is not None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from memdir_nb.storage.daily_log import append_daily_log
 from memdir_nb.storage.headers import parse_memory_file
 from memdir_nb.storage.scan import scan_memory_dir
 from tests.support import BODY_END, check_consistent
@@ -120,3 +122,74 @@ def test_the_memory_tool_and_the_store_in_two_processes_lose_no_line(tmp_path: P
     (log,) = (mem / "logs").rglob("*.md")
     assert log.read_text(encoding="utf-8").count("\n## ") >= n
     assert not list(mem.glob(".*.tmp")) and not (mem / ".memdir.journal").exists()
+
+
+# Both import first, start when the go file appears and stop seconds later, so they overlap
+# whatever their import times; each prints how many steps it made.
+RACE_START = r"""
+import os, sys, time
+go = sys.argv[1]
+while not os.path.exists(go):
+    time.sleep(0.01)
+stop = time.monotonic() + float(sys.argv[2])
+"""
+
+LOG_TOOL_WORKER = (
+    r"""
+from anthropic.types.beta import BetaMemoryTool20250818StrReplaceCommand as Replace
+from memdir_nb.toolloop.memory_tool import MemdirMemoryTool
+"""
+    + RACE_START
+    + r"""
+tool, path, i = MemdirMemoryTool(sys.argv[3]), "/memories/" + sys.argv[4], 0
+while time.monotonic() < stop:
+    old, new = ("seed", "SEED") if i % 2 == 0 else ("SEED", "seed")
+    tool.str_replace(Replace(command="str_replace", path=path, old_str=old, new_str=new))
+    i += 1
+print(i)
+"""
+)
+
+LOG_APPEND_WORKER = (
+    "from memdir_nb.storage.daily_log import append_daily_log\n"
+    + RACE_START
+    + r"""
+i = 0
+while time.monotonic() < stop:
+    append_daily_log(sys.argv[3], f"entry-{i:05d}")
+    i += 1
+print(i)
+"""
+)
+
+
+@pytest.mark.timeout(240)
+def test_memory_tool_edits_of_todays_log_beside_appends_lose_no_entry(tmp_path: Path) -> None:
+    """The memory tool rewrites today's log while another process appends to it: before the
+    daily-log lock was held by the step too, an append was refused as "a hard link" (the step's
+    backup) or went into the file the step replaced, and the tool's edit failed as "changed"."""
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    log = append_daily_log(mem, "seed")
+    rel = log.relative_to(mem).as_posix()
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(go), "3", str(mem), rel],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for code in (LOG_TOOL_WORKER, LOG_APPEND_WORKER)
+    ]
+    time.sleep(2.0)  # both have imported what they need by now, or nearly
+    go.touch()
+    counts = []
+    for p in procs:
+        out, err = p.communicate(timeout=200)
+        assert p.returncode == 0, err.decode()
+        counts.append(int(out))
+    edits, appends = counts
+    assert edits > 0 and appends > 0
+    text = log.read_text(encoding="utf-8")
+    assert [i for i in range(appends) if f"entry-{i:05d}\n" not in text] == []
+    assert ("seed" in text) != ("SEED" in text) and not list(log.parent.glob(".*"))

@@ -19,6 +19,7 @@ import string
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -790,3 +791,68 @@ def test_a_planted_journal_line_of_many_values_is_set_aside_unparsed(tmp_path: P
     (aside,) = tmp_path.glob(".memdir.journal.corrupt-*")
     assert aside.read_text() == line  # kept whole, for a person to look at
     assert peak < 12 * len(line)  # the text and a few copies; no object per value
+
+
+# --- a daily-log append while a store step rewrites that log (thirty-seventh session) --------
+# The append takes the logs/ lock, a store step the store lock: a step that replaced today's
+# log hard-linked it to a backup first, so an append in that instant was refused as "a hard
+# link", and one after the rename went into the new file, which a rollback then replaced.
+
+
+def append_in_a_thread(mem: Path, text: str) -> tuple[threading.Thread, list[BaseException]]:
+    """Start one daily-log append in another thread; its error, if any, lands in the list."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            kairos.append_daily_log(mem, text, now_ms=NOW_MS)
+        except BaseException as exc:  # handed to the test, which asserts on it
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(0.3)  # the append finishes now, or waits for the step's lock
+    return thread, errors
+
+
+def test_an_append_while_a_step_replaces_the_log_waits_and_is_kept(
+    tree: tuple[Path, Path],
+) -> None:
+    mem, _ = tree
+    log = kairos.append_daily_log(mem, "first note", now_ms=NOW_MS)
+    rel = log.relative_to(mem).as_posix()
+    started: list[tuple[threading.Thread, list[BaseException]]] = []
+
+    def hook(point: str) -> None:
+        if point == f"write:{rel}:backed-up" and not started:
+            started.append(append_in_a_thread(mem, "second note"))
+
+    with MemoryStore(mem, crash_hook=hook).transaction() as tx:
+        old = tx.read_text(rel) or ""
+        tx.write_edit(rel, old, old.replace("first note", "first note, edited"))
+    thread, errors = started[0]
+    thread.join(10)
+    assert errors == []
+    text = log.read_text(encoding="utf-8")
+    assert "first note, edited" in text and "second note" in text
+
+
+def test_an_append_during_a_step_that_rolls_back_is_not_lost(tree: tuple[Path, Path]) -> None:
+    mem, _ = tree
+    log = kairos.append_daily_log(mem, "first note", now_ms=NOW_MS)
+    rel = log.relative_to(mem).as_posix()
+    started: list[tuple[threading.Thread, list[BaseException]]] = []
+
+    def hook(point: str) -> None:
+        if point == f"write:{rel}:done" and not started:
+            started.append(append_in_a_thread(mem, "second note"))
+
+    with pytest.raises(RuntimeError), MemoryStore(mem, crash_hook=hook).transaction() as tx:
+        tx.write(rel, log.read_text(encoding="utf-8") + "an edit\n")
+        raise RuntimeError("a later part of the step failed")
+    thread, errors = started[0]
+    thread.join(10)
+    assert errors == []
+    text = log.read_text(encoding="utf-8")
+    assert "an edit" not in text  # the step was rolled back
+    assert "first note" in text and "second note" in text  # and the append is still there

@@ -21,3 +21,12 @@ def test_a_read_only_view_reads_takes_no_lock_and_refuses_every_write(tmp_path: 
         with pytest.raises(TransactionError, match="read-only view"):
             view.keep_copy("user_a.md", "user_d.md")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["user_a.md"]  # no lock file either
+
+
+def test_a_read_only_view_reads_a_daily_log_without_its_lock(tmp_path: Path) -> None:
+    day = tmp_path / "logs" / "2026" / "12"
+    day.mkdir(parents=True)
+    (day / "2026-12-02.md").write_text("# Daily log 2026-12-02\n", encoding="utf-8")
+    with open_read_only(tmp_path) as view:
+        assert view.read_text("logs/2026/12/2026-12-02.md") == "# Daily log 2026-12-02\n"
+    assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == ["2026"]  # no lock made
