@@ -131,7 +131,8 @@ def too_large_note(cut: str) -> str:
         f"{cut}; later records were not read: the extractor holds at most {cap} MiB of a "
         "transcript at once. Feed a longer one to ExtractionScheduler.on_transcript, which "
         f"reads it from its cursor, {cap} MiB a run, until it is all read; `memdir-nb replay` "
-        f"reads it whole (up to {SESSION_READ_MAX_BYTES // (1024 * 1024 * 1024)} GiB)"
+        "and ExtractionScheduler.replay_session read it whole "
+        f"(up to {SESSION_READ_MAX_BYTES // (1024 * 1024 * 1024)} GiB)"
     )
 
 

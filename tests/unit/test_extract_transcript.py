@@ -160,6 +160,7 @@ def test_a_transcript_past_the_whole_read_cap_says_the_cap_and_how_to_read_the_r
     said = transcript.problems[-1].reason
     assert "the extractor holds at most 64 MiB of a transcript at once" in said
     assert "ExtractionScheduler.on_transcript" in said and "`memdir-nb replay`" in said
+    assert "ExtractionScheduler.replay_session read it whole" in said  # lefts37b
     # the replay's messages are read as far as its turns (the session model's 1 GiB cap):
     # under the 64 MiB cap its later turns had no message
     skeletons = read_message_skeletons(path)
