@@ -46,7 +46,7 @@ _EXPORTS: dict[str, str] = {
     # index
     "EntrypointTruncation": "formats.index_caps",
     "IndexCapVerdict": "formats.index_caps",
-    "ImportReport": "storage.archive",
+    "ImportReport": "storage.import_report",
     "export_archive": "reports.fleet",
     "import_archive": "storage.archive",
     "index_cap_verdict": "formats.index_caps",
@@ -262,7 +262,7 @@ if TYPE_CHECKING:
         scope_of_path,
         scope_violation,
     )
-    from memdir_nb.storage.archive import ImportReport, import_archive
+    from memdir_nb.storage.archive import import_archive
     from memdir_nb.storage.containment import (
         PathTraversalError,
         realpath_deepest_existing,
@@ -273,6 +273,7 @@ if TYPE_CHECKING:
     )
     from memdir_nb.storage.daily_log import append_daily_log
     from memdir_nb.storage.draft import DraftProblem, DraftVerdict, validate_draft
+    from memdir_nb.storage.import_report import ImportReport
     from memdir_nb.storage.rebuild import rebuild_index
     from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
     from memdir_nb.storage.store import MemoryStore

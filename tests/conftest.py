@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -1625,3 +1626,30 @@ def shared_dir() -> Iterator[Path]:
     finally:
         os.umask(old_umask)
         shutil.rmtree(path, ignore_errors=True)
+
+
+def write_long_transcript(path: Path, size: int) -> list[str]:
+    """A transcript of alternating user and assistant messages of about 16 KB each, past size
+    bytes; returns the uuids in order (the transcript caps' tests: lefts37, lefts37b)."""
+    filler = "x" * 16_000
+    uuids: list[str] = []
+    written = 0
+    parent = None
+    with path.open("w", encoding="utf-8") as fh:
+        while written <= size:
+            uuid = f"u{len(uuids):07d}"
+            role = "user" if len(uuids) % 2 == 0 else "assistant"
+            record = {
+                "parentUuid": parent,
+                "isSidechain": False,
+                "type": role,
+                "message": {"role": role, "content": filler},
+                "uuid": uuid,
+                "timestamp": "2026-03-28T10:01:07.037Z",
+            }
+            line = json.dumps(record) + "\n"
+            fh.write(line)
+            written += len(line)
+            uuids.append(uuid)
+            parent = uuid
+    return uuids

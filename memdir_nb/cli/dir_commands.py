@@ -22,8 +22,9 @@ from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
-from memdir_nb.storage.archive import format_import_report, import_archive
+from memdir_nb.storage.archive import import_archive
 from memdir_nb.storage.home_folders import empty_dir_note
+from memdir_nb.storage.import_report import format_import_report
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import (
     IndexOverCapsError,

@@ -1,5 +1,4 @@
-"""A replay's messages for the dry-run scheduler, read as it asks for them and let go behind
-its cursor.
+"""A replay's messages for a scheduler, read as it asks for them and let go behind its cursor.
 
 reports.replay hands the scheduler, at each turn end, the conversation as it stood then (the
 messages of read_message_skeletons less without_copies's, up to turn_message_ends's end).
@@ -8,6 +7,10 @@ only the messages from the scheduler's cursor on, read from the file a line at a
 turn's end comes from a first pass over the file that keeps the places of the turns' last
 messages only. What is still kept per message is one 64-bit digest of its uuid (to leave out a
 record written a second time under its own uuid, as without_copies does).
+
+ExtractionScheduler.replay_session, whose runs are real, reads the messages whole (content and
+all: `whole=True`, extract.transcript.iter_messages) the same way (lefts37b: it read them with
+read_transcript, so past 64 MiB its later turns had none).
 """
 
 from __future__ import annotations
@@ -17,18 +20,28 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from memdir_nb.extract.transcript import TranscriptMessage, iter_message_skeletons
+from memdir_nb.extract.transcript import TranscriptMessage, iter_message_skeletons, iter_messages
 from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.transcript_records import TranscriptProblem
 
 
 def _key(uuid: str) -> int:
     return int.from_bytes(hashlib.blake2b(uuid.encode(), digest_size=8).digest(), "big")
 
 
-def own_messages(path: str | os.PathLike[str], session: Session) -> Iterator[TranscriptMessage]:
-    """without_copies(session, read_message_skeletons(path)), one message at a time."""
+def own_messages(
+    path: str | os.PathLike[str],
+    session: Session,
+    *,
+    whole: bool = False,
+    problems: list[TranscriptProblem] | None = None,
+) -> Iterator[TranscriptMessage]:
+    """without_copies(session, read_message_skeletons(path)), one message at a time; with
+    whole, the messages as read_transcript gives them (content and all; problems gets its
+    problems), for a scheduler whose runs are real (ExtractionScheduler.replay_session)."""
     gone, seen = session.copied_uuids | session.retracted_uuids, set()
-    for m in iter_message_skeletons(path):
+    source = iter_messages(path, problems) if whole else iter_message_skeletons(path)
+    for m in source:
         key = _key(m.uuid)
         if m.uuid not in gone and key not in seen:
             seen.add(key)
@@ -52,10 +65,18 @@ def streamed_turn_ends(path: str | os.PathLike[str], session: Session) -> list[i
 
 
 class MessageWindow:
-    """The own messages of a transcript, read on demand and kept from `floor` on."""
+    """The own messages of a transcript, read on demand and kept from `floor` on (skeletons,
+    or with whole the messages themselves: own_messages)."""
 
-    def __init__(self, path: str | os.PathLike[str], session: Session) -> None:
-        self._source = own_messages(path, session)
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        session: Session,
+        *,
+        whole: bool = False,
+        problems: list[TranscriptProblem] | None = None,
+    ) -> None:
+        self._source = own_messages(path, session, whole=whole, problems=problems)
         self._kept: list[TranscriptMessage] = []
         self.floor = 0  # the index of _kept[0]
         self._first_main: int | None = None  # the first message not a sidechain record

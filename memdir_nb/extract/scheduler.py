@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memdir_nb.extract.message_stream import WindowUpTo
+from memdir_nb.extract.message_stream import MessageWindow, WindowUpTo, streamed_turn_ends
 from memdir_nb.extract.transcript import (
     MessagesUpTo,
     TranscriptMessage,
     memory_writes,
     messages_since,
-    read_transcript,
     turn_prefixes,
     without_copies,
 )
@@ -238,23 +237,45 @@ class ExtractionScheduler:
     ) -> list[tuple[Turn | None, SchedulerDecision]]:
         """Feed a whole session turn by turn (turns from the session model), then flush.
 
-        source: a transcript path (read as a session and as messages) or a Session with its
-        messages. Returns (turn, decision) per turn end and (None, decision) for the flush.
+        source: a transcript path or a Session (with messages given, they are used; else its
+        file is read). Returns (turn, decision) per turn end and (None, decision) for the flush.
+
+        A file is read as far as its turns are (the session model's 1 GiB, not read_transcript's
+        64 MiB, past which the later turns had no messages: lefts37b), a message at a time, and
+        only the messages from the cursor on are kept (extract.message_stream, as the report's
+        replay does): each request's `messages` is a view that holds those, and asking it for
+        an earlier one raises IndexError. Bad lines are recorded in `problems` as they are read.
         """
+        path: str | os.PathLike[str] | None
         if isinstance(source, Session):
-            session = source
-            if messages is None:
-                messages = read_transcript(session.path).messages if session.path else []
+            session, path = source, source.path
+            if messages is not None or not path:
+                kept = without_copies(session, messages or ())
+                return self._replayed(session, turn_prefixes(session, kept), lambda: kept)
         else:
-            session = read_session(source)
-            transcript = read_transcript(source)
-            self.problems = list(transcript.problems)
-            messages = transcript.messages
-        messages = without_copies(session, messages)
+            session, path = read_session(source), source
+        self.problems = []
+        window = MessageWindow(path, session, whole=True, problems=self.problems)
+        views = (WindowUpTo(window, end) for end in streamed_turn_ends(path, session))
+        return self._replayed(
+            session, views, lambda: WindowUpTo(window, window.read_all()), window.let_go_before
+        )
+
+    def _replayed(
+        self,
+        session: Session,
+        views: Iterable[Sequence[TranscriptMessage]],
+        everything: Callable[[], Sequence[TranscriptMessage]],
+        let_go: Callable[[int], None] | None = None,
+    ) -> list[tuple[Turn | None, SchedulerDecision]]:
+        """Each turn's decision on its view of the messages, then the flush on all of them;
+        let_go (a streamed replay's) is told the cursor after each turn."""
         decisions: list[tuple[Turn | None, SchedulerDecision]] = []
-        for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
+        for turn, upto in zip(session.turns, views, strict=True):
             decisions.append((turn, self.on_session_turn_end(turn, upto)))
-        decisions.append((None, self.on_session_end(messages)))
+            if let_go is not None and self.cursor_index is not None:
+                let_go(self.cursor_index)
+        decisions.append((None, self.on_session_end(everything())))
         return decisions
 
     def _run_once(

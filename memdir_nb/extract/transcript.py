@@ -131,7 +131,8 @@ def too_large_note(cut: str) -> str:
         f"{cut}; later records were not read: the extractor holds at most {cap} MiB of a "
         "transcript at once. Feed a longer one to ExtractionScheduler.on_transcript, which "
         f"reads it from its cursor, {cap} MiB a run, until it is all read; `memdir-nb replay` "
-        f"reads it whole (up to {SESSION_READ_MAX_BYTES // (1024 * 1024 * 1024)} GiB)"
+        "and ExtractionScheduler.replay_session read it whole "
+        f"(up to {SESSION_READ_MAX_BYTES // (1024 * 1024 * 1024)} GiB)"
     )
 
 
@@ -160,21 +161,59 @@ def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessa
 def iter_message_skeletons(path: str | os.PathLike[str]) -> Iterator[TranscriptMessage]:
     """read_message_skeletons, one message at a time (extract.message_stream keeps only the
     messages a replay's scheduler still needs)."""
+    return (_skeleton(m) for m in iter_messages(path))
+
+
+class _Dropped(list[TranscriptProblem]):
+    """Where the problems go when no one asked for them: nowhere (a 1 GiB read keeps none)."""
+
+    def append(self, _problem: TranscriptProblem, /) -> None:
+        return None
+
+
+def iter_messages(
+    path: str | os.PathLike[str], problems: list[TranscriptProblem] | None = None
+) -> Iterator[TranscriptMessage]:
+    """read_transcript's messages, whole, one at a time: the file streamed line by line up to
+    the session model's cap (SESSION_READ_MAX_BYTES), whole lines only, each decoded as
+    read_transcript's text is. problems (when given) gets what read_transcript's would: a bad
+    line, a record without a uuid, a line past its cap, and a transcript cut at the cap.
+
+    ExtractionScheduler.replay_session reads its messages so (lefts37b): under read_transcript's
+    64 MiB its later turns had none; what it holds is the messages from its cursor on."""
+    said = _Dropped() if problems is None else problems
     total = 0
     for line in iter_lines(
         path, max_line_bytes=LINE_MAX_UTF8_BYTES, max_total_bytes=SESSION_READ_MAX_BYTES
     ):
         total += line.size
         if total > SESSION_READ_MAX_BYTES:  # whole lines of the cap, as the session model
+            cap = SESSION_READ_MAX_BYTES // (1024 * 1024 * 1024)
+            said.append(
+                TranscriptProblem(
+                    line.line_no, f"the transcript is past {cap} GiB; later records were not read"
+                )
+            )
             break
-        if line.data is None or not line.data.strip():
+        if line.data is None:
+            said.append(
+                TranscriptProblem(
+                    line.line_no,
+                    f"a line of {line.size:,} bytes, over the {LINE_MAX_UTF8_BYTES:,}-byte cap "
+                    "of one record; skipped",
+                )
+            )
+            continue
+        if not line.data.strip():
             continue
         text = line.data.decode("utf-8", "replace")  # as read_transcript's text decodes it
-        records, _ = parse_record_line(text, max_bytes=TRANSCRIPT_LINE_MAX_BYTES)
+        records, problem = parse_record_line(text, max_bytes=TRANSCRIPT_LINE_MAX_BYTES)
+        if problem is not None:
+            said.append(TranscriptProblem(line.line_no, problem))
         for record in records:
-            message = message_of(record, line.line_no, [])
+            message = message_of(record, line.line_no, said)
             if message is not None:
-                yield _skeleton(message)
+                yield message
 
 
 def _skeleton(message: TranscriptMessage) -> TranscriptMessage:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.names import misread_name_problem
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
-from memdir_nb.lint.fix_commands import named_dir
+from memdir_nb.lint.fix_commands import named_dir, recover_call
 from memdir_nb.lint.index_rules import lint_index, not_in_index, not_text_files
 from memdir_nb.lint.links import LinkUses, link_findings
 from memdir_nb.lint.name_twins import name_twins
@@ -275,7 +275,7 @@ def pending_journal(memory_dir: str | os.PathLike[str]) -> list[Finding]:
                 "store-journal-corrupt",
                 SEVERITIES["store-journal-corrupt"],
                 problem,
-                "call MemoryStore(DIR).recover() from Python, or make any store write: it "
+                f"call {recover_call(memory_dir)} from Python, or make any store write: it "
                 f"renames the journal to {STORE_JOURNAL_NAME}.corrupt-<time> (nothing is "
                 "deleted or replayed); then check the files it names and delete it",
             )
@@ -286,7 +286,7 @@ def pending_journal(memory_dir: str | os.PathLike[str]) -> list[Finding]:
             "store-journal-pending",
             SEVERITIES["store-journal-pending"],
             problem,
-            "call MemoryStore(DIR).recover() from Python, or make any store write "
+            f"call {recover_call(memory_dir)} from Python, or make any store write "
             "(save, update, forget); it rolls the step back or finishes it and removes the journal",
         )
     ]

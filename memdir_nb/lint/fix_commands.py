@@ -1,10 +1,12 @@
-"""The commands lint's fixes name (rebuild-index, dream), with the memory dir as one shell word.
+"""The commands lint's fixes name (rebuild-index, dream, the store's recover), with the dir named.
 
 A fix names the dir it was found in (`spec.shell_words.shell_word`: a space or a `$` in it stays
 one word), or DIR when lint was not told it (`lint_memory` on one memory, `lint_index` on one
 index). A memory's findings are made from its text alone, where the dir is unknown, so the lint
 of a dir puts the dir in as it gathers them (`named_dir`; lefts37: a relative-date fix said
-`memdir-nb dream DIR` literally).
+`memdir-nb dream DIR` literally). The store-journal findings' fix is a Python call, so its dir
+is a Python string literal (`recover_call`; lefts37b: it said `MemoryStore(DIR).recover()`
+whatever dir was linted); doctor's fix for the same journal says the same call.
 """
 
 from __future__ import annotations
@@ -35,6 +37,16 @@ def relative_date_fix(memory_dir: DirArg) -> str:
         "replace it with the absolute date it meant, counted from the day the memory was "
         f"written; `memdir-nb dream {_shown(memory_dir)}` proposes each one"
     )
+
+
+def recover_call(memory_dir: DirArg) -> str:
+    """`MemoryStore('<dir>').recover()`: the call that rolls a killed store step back or on.
+
+    The dir is Python's literal for it (`repr`: a quote, a backslash, a control or a byte that is
+    not UTF-8 is escaped, so the call pastes into Python as it is and names that dir).
+    """
+    shown = "DIR" if memory_dir is None else repr(os.fspath(memory_dir))
+    return f"MemoryStore({shown}).recover()"
 
 
 def named_dir(finding: Finding, memory_dir: str | os.PathLike[str]) -> Finding:

@@ -14,6 +14,7 @@ from typing import Any
 
 from memdir_nb.formats.index import REBUILD_HEADING, entries_past_caps, truncate_entrypoint_content
 from memdir_nb.lint import LintResult, lint_dir
+from memdir_nb.lint.fix_commands import recover_call
 from memdir_nb.reports.diagnosis import DoctorFinding
 from memdir_nb.reports.where import WhereReport
 from memdir_nb.spec.constants import (
@@ -165,7 +166,7 @@ def _journal_findings(memory_dir: Path, result: LintResult) -> list[DoctorFindin
                 "action",
                 f.message,
                 os.fspath(memory_dir / f.path),
-                f"in Python, run MemoryStore({str(memory_dir)!r}).recover(); any store write "
+                f"in Python, run {recover_call(memory_dir)}; any store write "
                 f"(save, update, forget) {then}",
             )
         )

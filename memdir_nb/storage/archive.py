@@ -27,7 +27,7 @@ import stat
 import tempfile
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
@@ -40,7 +40,6 @@ from memdir_nb.spec.constants import (
     IMPORT_BATCH_PREFIX,
     TRASH_DIRNAME,
 )
-from memdir_nb.spec.text import terminal_line
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import ReadRefused, ReadResult, try_read_contained
@@ -57,6 +56,12 @@ from memdir_nb.storage.archive_entries import (
     path_refusal,
     read_entry,
     zip_mtime_ns,
+)
+from memdir_nb.storage.import_report import (
+    NOT_A_REGULAR_FILE,
+    ImportReport,
+    RefusedEntry,
+    classify_entry,
 )
 from memdir_nb.storage.line_reader import open_regular
 from memdir_nb.storage.name_twins import new_name_twin
@@ -80,42 +85,6 @@ class ExportReport:
     bytes: int
     skipped: tuple[tuple[str, str], ...] = ()  # (relative path, why it was left out)
     kept: Path | None = None  # where the earlier archive at `archive` was moved, if one differed
-
-
-@dataclass(frozen=True)
-class RefusedEntry:
-    """One archive entry import would not write, and why.
-
-    position is the entry's number in the archive's listing (1 for the first, counting folder
-    records too, as `unzip -l` lists them): the one way to point at an entry with no name.
-    """
-
-    name: str
-    reason: str
-    position: int
-
-    @property
-    def label(self) -> str:
-        """The entry as a report names it: its name, or its position when it has none."""
-        return self.name if self.name else f"entry #{self.position} (no name)"
-
-
-@dataclass
-class ImportReport:
-    """What import_archive did (or, with dry_run, would do), file by file."""
-
-    written: list[str] = field(default_factory=list)  # new files
-    replaced: list[str] = field(default_factory=list)  # overwritten; the old ones in .trash/
-    unchanged: list[str] = field(default_factory=list)  # already held the same bytes
-    conflicts: list[str] = field(default_factory=list)  # exist with other bytes, left alone
-    refused: list[RefusedEntry] = field(default_factory=list)
-    trash_dir: str | None = None  # where replaced files went (relative to the memory dir)
-    dry_run: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing was refused and no conflict was left."""
-        return not self.refused and not self.conflicts
 
 
 # ---------------------------------------------------------------------------- export
@@ -404,7 +373,7 @@ def import_archive(
     trash = f"{TRASH_DIRNAME}/{IMPORT_BATCH_PREFIX}{trash_stamp(now)}-{os.getpid()}"
     if dry_run or not entries:
         for name, data, _ in entries:
-            _classify(report, name, data, _current_bytes(root, name), overwrite)
+            classify_entry(report, name, data, _current_bytes(root, name), overwrite)
         return report
     root.mkdir(parents=True, exist_ok=True)
     replaced: dict[str, dict[str, object]] = {}  # the batch's manifest, as restore reads it
@@ -414,7 +383,7 @@ def import_archive(
             trash, n = f"{base}-{n}", n + 1
         for name, data, mtime_ns in entries:
             current = tx.read_bytes(name, max_bytes=ARCHIVE_MAX_ENTRY_BYTES + 1)
-            kind = _classify(report, name, data, current, overwrite)
+            kind = classify_entry(report, name, data, current, overwrite)
             if kind == "replaced":  # the old version kept; a symlinked memory stays a link
                 tx.keep_copy(name, f"{trash}/{name}")
                 report.trash_dir = trash
@@ -445,44 +414,4 @@ def _current_bytes(root: Path, name: str) -> bytes | None:
     if not os.path.lexists(root / name):
         return None
     res = try_read_contained(root, root / name, ARCHIVE_MAX_ENTRY_BYTES + 1)
-    return res.data if isinstance(res, ReadResult) else b"\0not a readable regular file"
-
-
-def _classify(
-    report: ImportReport, name: str, data: bytes, current: bytes | None, overwrite: bool
-) -> str:
-    """Record what happens to one entry: written, unchanged, conflict or replaced."""
-    if current is None:
-        report.written.append(name)
-        return "written"
-    if current == data:
-        report.unchanged.append(name)
-        return "unchanged"
-    if overwrite:
-        report.replaced.append(name)
-        return "replaced"
-    report.conflicts.append(name)
-    return "conflict"
-
-
-def format_import_report(report: ImportReport) -> str:
-    """The report as lines for a terminal: each refused entry and conflict named, one a line
-    (an archive's entry name can hold a newline: terminal_line shows it as an escape)."""
-    verb = "would be " if report.dry_run else ""
-    lines = [
-        f"{len(report.written)} {verb}written, {len(report.replaced)} {verb}replaced, "
-        f"{len(report.unchanged)} unchanged, {len(report.conflicts)} conflicts, "
-        f"{len(report.refused)} refused"
-        + (" (dry run: nothing was written)" if report.dry_run else "")
-    ]
-    for name in report.conflicts:
-        lines.append(
-            f"conflict: {terminal_line(name)} exists with other content; left alone (pass --overwrite to "
-            "replace it, the old file going to .trash/)"
-        )
-    for name in report.replaced:
-        where = f" (old file in {report.trash_dir}/{name})" if report.trash_dir else ""
-        lines.append(terminal_line(f"replaced: {name}{where}"))
-    for r in report.refused:
-        lines.append(terminal_line(f"refused: {r.label}: {r.reason}"))
-    return "\n".join(lines)
+    return res.data if isinstance(res, ReadResult) else NOT_A_REGULAR_FILE

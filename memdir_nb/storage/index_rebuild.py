@@ -9,7 +9,6 @@ with a manifest in the dream batches' format, so `memdir_nb.dream.restore` puts 
 
 from __future__ import annotations
 
-import difflib
 import errno
 import hashlib
 import json
@@ -19,9 +18,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from memdir_nb.formats.file_diff import unified_file_diff
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import MergedIndex, heading_hook, is_md_target, merge_index
-from memdir_nb.formats.index_caps import index_file_lines, truncate_entrypoint_content
+from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.index_lines import link_path
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import (
@@ -89,14 +89,7 @@ class IndexRebuild:
 
     def diff(self, label: str) -> str:
         """A unified diff of the old index against the new one ('' when nothing changes)."""
-        return "".join(
-            difflib.unified_diff(
-                index_file_lines(self.old),
-                index_file_lines(self.text),
-                f"a/{label}",
-                f"b/{label}",
-            )
-        )
+        return unified_file_diff(self.old, self.text, label)
 
 
 def check_scope_folder(folder: Path, scope: Literal["private", "team"] | None) -> str:

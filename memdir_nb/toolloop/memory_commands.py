@@ -157,22 +157,13 @@ class MemoryDirBackend:
             scope=scope_of_path(rel),
             now_ms=resolve_now_ms(self._now_ms, self._config),
         )
-        # A team secret never gets here (the guard refused it); a typeless shape asks no type.
+        # A team secret never gets here (the guard refused it); a typeless shape asks no type;
+        # a file with no header is told so once, not its name, description and type again
         skip = {"secret-in-team"} | ({"type"} if fm.typeless_by_design else set())
-        problems = [p.message for p in (*verdict.errors, *verdict.warnings) if p.code not in skip]
         if not fm.has_frontmatter:
-            problems.insert(
-                0,
-                "it has no frontmatter: start it with '---', name:, description: and type: "
-                "lines and a closing '---'",
-            )
-        if not problems:
-            return ""
-        listed = "\n".join(f"- {p}" for p in dict.fromkeys(problems))
-        return (
-            f"\n\nNote: the file was {done}, but it does not yet follow the memory-file format "
-            f"(fix it with str_replace):\n{listed}"
-        )
+            skip |= {"name", "description", "type"}
+        problems = [p.message for p in (*verdict.errors, *verdict.warnings) if p.code not in skip]
+        return text.format_note(problems, done, has_frontmatter=fm.has_frontmatter)
 
     # -- view
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
 from memdir_nb.spec.shown_names import terminal_name
+from memdir_nb.spec.taxonomy import TYPE_NAMES
 from memdir_nb.spec.text import shown_value, terminal_line
 
 if TYPE_CHECKING:
@@ -161,6 +162,28 @@ def folder_left(path: str, standing: bool) -> str:
 
 
 # --- sizes, numbering, views ------------------------------------------------------------------
+
+
+# A file written with no header: one line naming all it needs (lefts37b: the note listed "no
+# frontmatter" and then the empty name, description and type it implies, three more lines
+# saying the same thing).
+NO_FRONTMATTER = (
+    "it has no frontmatter: start it with a '---' line, then name:, description: and type: "
+    f"lines (the type one of {', '.join(TYPE_NAMES)}), and a closing '---'"
+)
+
+
+def format_note(problems: Sequence[str], done: str, *, has_frontmatter: bool = True) -> str:
+    """The note after a write's success text ('' when the file follows the format): each
+    problem once, one a line (done: "saved", or "moved" for a rename)."""
+    listed = list(dict.fromkeys(problems if has_frontmatter else (NO_FRONTMATTER, *problems)))
+    if not listed:
+        return ""
+    lines = "\n".join(f"- {p}" for p in listed)
+    return (
+        f"\n\nNote: the file was {done}, but it does not yet follow the memory-file format "
+        f"(fix it with str_replace):\n{lines}"
+    )
 
 
 def format_file_size(n: int) -> str:

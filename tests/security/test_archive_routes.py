@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.storage.archive import ArchiveError, ImportReport, import_archive
+from memdir_nb.storage.archive import ArchiveError, import_archive
+from memdir_nb.storage.import_report import ImportReport
 from memdir_nb.storage.transaction import StoreTransaction
 
 MEMORY = "---\nname: a\ndescription: d\ntype: user\n---\n" + "body words here\n" * 8

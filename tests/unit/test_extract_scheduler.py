@@ -18,7 +18,9 @@ from memdir_nb.extract import (
     read_transcript,
 )
 from memdir_nb.formats.session_model import Turn
+from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.conftest import write_long_transcript
 from tests.support.transcripts import api_error_reply, append_copy, numbered_messages
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
@@ -216,6 +218,26 @@ def test_replaying_a_session_takes_its_turns_from_the_session_model() -> None:
     assert [d.action for _, d in decisions] == ["ran", "nothing_new"]
     assert decisions[0][0] is not None and decisions[0][0].prompt.startswith("/release-notes")
     assert decisions[-1][0] is None
+
+
+def test_a_replay_past_the_whole_read_cap_gives_every_turn_its_messages(tmp_path: Path) -> None:
+    # lefts37b: replay_session read the messages with read_transcript (64 MiB), while its turns
+    # come from the session model (1 GiB): past the cap the later turns had no message, and
+    # the extractor did "nothing new" on them
+    path = tmp_path / "long.jsonl"
+    uuids = write_long_transcript(path, TRANSCRIPT_READ_MAX_BYTES + 100_000)
+    seen: list[tuple[str, ...]] = []
+
+    def extract(request: ExtractionRequest) -> None:  # what a real run is sent, content too
+        assert all(m.content == "x" * 16_000 for m in request.new_messages)
+        seen.append(tuple(m.uuid for m in request.new_messages))
+
+    sched = ExtractionScheduler(SAMPLE_MEMDIR, extract)
+    decisions = sched.replay_session(path)
+    assert len(decisions) == len(uuids) // 2 + len(uuids) % 2 + 1
+    assert [d.action for _, d in decisions[:-1]] == ["ran"] * (len(decisions) - 1)
+    assert [u for run in seen for u in run] == uuids  # each message sent once, the last too
+    assert sched.problems == []  # no "later records were not read"
 
 
 def _replayed(

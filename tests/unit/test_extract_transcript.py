@@ -13,9 +13,11 @@ from memdir_nb.extract import (
     parse_transcript_lines,
     read_transcript,
 )
-from memdir_nb.extract.transcript import read_message_skeletons
+from memdir_nb.extract.transcript import iter_messages, read_message_skeletons
+from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.home.sessions import read_session
 from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
+from tests.conftest import write_long_transcript
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
 SAMPLE_MEMDIR = "/home/dev/.claude/projects/-home-dev-shop/memory"
@@ -133,31 +135,17 @@ def test_a_record_written_twice_under_one_uuid_is_one_message() -> None:
     assert [(m.uuid, m.line_no) for m in kept] == [("u1", 1), ("a1", 2), ("u2", 3)]
 
 
-def _long_transcript(path: Path, size: int) -> list[str]:
-    """A transcript of alternating user and assistant messages of about 16 KB each, past size
-    bytes; returns the uuids in order."""
-    filler = "x" * 16_000
-    uuids: list[str] = []
-    written = 0
-    parent = None
-    with path.open("w", encoding="utf-8") as fh:
-        while written <= size:
-            uuid = f"u{len(uuids):07d}"
-            role = "user" if len(uuids) % 2 == 0 else "assistant"
-            record = {
-                "parentUuid": parent,
-                "isSidechain": False,
-                "type": role,
-                "message": {"role": role, "content": filler},
-                "uuid": uuid,
-                "timestamp": "2026-03-28T10:01:07.037Z",
-            }
-            line = json.dumps(record) + "\n"
-            fh.write(line)
-            written += len(line)
-            uuids.append(uuid)
-            parent = uuid
-    return uuids
+def test_streamed_messages_are_read_transcript_s_messages_and_problems(tmp_path: Path) -> None:
+    # lefts37b: ExtractionScheduler.replay_session streams them (iter_messages) past 64 MiB
+    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    lines.insert(4, "{not json")
+    lines.insert(8, json.dumps({"type": "user", "message": {"role": "user", "content": "x"}}))
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    whole = read_transcript(path)
+    problems: list[TranscriptProblem] = []
+    assert list(iter_messages(path, problems)) == whole.messages
+    assert problems == whole.problems and [p.line_no for p in problems] == [5, 9]
 
 
 def test_a_transcript_past_the_whole_read_cap_says_the_cap_and_how_to_read_the_rest(
@@ -166,12 +154,13 @@ def test_a_transcript_past_the_whole_read_cap_says_the_cap_and_how_to_read_the_r
     # lefts37: the problem said only "... only the first 67108864 bytes were read (cap ...)";
     # it now names the cap in MiB, and the two routes that read the rest
     path = tmp_path / "long.jsonl"
-    uuids = _long_transcript(path, TRANSCRIPT_READ_MAX_BYTES + 100_000)
+    uuids = write_long_transcript(path, TRANSCRIPT_READ_MAX_BYTES + 100_000)
     transcript = read_transcript(path)
     assert 0 < len(transcript.messages) < len(uuids)
     said = transcript.problems[-1].reason
     assert "the extractor holds at most 64 MiB of a transcript at once" in said
     assert "ExtractionScheduler.on_transcript" in said and "`memdir-nb replay`" in said
+    assert "ExtractionScheduler.replay_session read it whole" in said  # lefts37b
     # the replay's messages are read as far as its turns (the session model's 1 GiB cap):
     # under the 64 MiB cap its later turns had no message
     skeletons = read_message_skeletons(path)

@@ -1103,7 +1103,7 @@ def test_pending_store_journal_is_an_error_until_recover_repairs_it(tmp_path: Pa
     finding = pending[0]
     assert finding.severity == "error" and finding.path == STORE_JOURNAL_NAME
     assert finding.message == journal_problem(mem)
-    assert "MemoryStore(DIR).recover()" in finding.hint
+    assert f"MemoryStore({str(mem)!r}).recover()" in finding.hint  # the dir (lefts37b)
 
     assert MemoryStore(mem).recover(), "recover() reported nothing to repair"
     after = lint_memory_dir(mem, now_ms=NOW_MS)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 from pathlib import Path
 
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.lint import lint_memory_dir
-from memdir_nb.lint.fix_commands import rebuild_command, relative_date_fix
+from memdir_nb.lint.fix_commands import rebuild_command, recover_call, relative_date_fix
+from memdir_nb.spec.constants import STORE_JOURNAL_NAME
+from memdir_nb.storage.store import MemoryStore
 
 BODY = "Demo is on Thursday.\n\n**Why:** the client asked.\n\n**How to apply:** prep the deck.\n"
 
@@ -34,7 +37,21 @@ def test_a_relative_date_fix_names_the_linted_dir_as_one_shell_word(tmp_path: Pa
         assert shlex.split(command) == ["memdir-nb", "dream", str(mem)]
 
 
+def test_a_store_journal_fix_names_the_linted_dir_as_a_python_literal(tmp_path: Path) -> None:
+    # lefts37b: the fix said `MemoryStore(DIR).recover()` with the placeholder, whatever dir
+    for name in ("plain", 'it\'s "my" notes\\x'):  # quotes and a backslash: one literal each
+        mem = tmp_path / name
+        _project_memory(mem)
+        (mem / STORE_JOURNAL_NAME).write_text("not a journal\n")
+        (hint,) = [f.hint for f in lint_memory_dir(mem) if f.rule.startswith("store-journal")]
+        (literal,) = re.findall(r"MemoryStore\((.*?)\)\.recover\(\) from Python", hint)
+        assert ast.literal_eval(literal) == str(mem)
+        MemoryStore(ast.literal_eval(literal)).recover()  # the call as pasted: sets it aside
+        assert not [f for f in lint_memory_dir(mem) if f.rule.startswith("store-journal")]
+
+
 def test_a_memory_linted_alone_names_no_dir() -> None:
     assert relative_date_fix(None).endswith("`memdir-nb dream DIR` proposes each one")
     assert rebuild_command(None) == "memdir-nb rebuild-index DIR"
     assert rebuild_command("/a b") == "memdir-nb rebuild-index '/a b'"
+    assert recover_call(None) == "MemoryStore(DIR).recover()"

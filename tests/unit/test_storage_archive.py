@@ -6,6 +6,7 @@ Every refusal is tested by both routes: the API (import_archive) and the command
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import stat
@@ -21,6 +22,7 @@ from unittest import mock
 import pytest
 
 from memdir_nb.dream.apply import list_trash_batches, restore
+from memdir_nb.formats.file_diff import DIFF_SHOWN_LINES
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
@@ -34,6 +36,7 @@ from memdir_nb.storage.archive import (
     export_archive,
     import_archive,
 )
+from memdir_nb.storage.import_report import format_import_report
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
@@ -195,6 +198,47 @@ def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
     out = _cli("import", str(archive), "--dir", str(dst), "--overwrite", "--dry-run")
     assert "would be replaced" in out.stdout and "nothing was written" in out.stdout
     assert _files(dst) == before and not (dst / ".trash").exists()
+
+
+def test_import_shows_the_diff_of_each_file_it_replaces_dry_run_and_real_run(
+    tmp_path: Path,
+) -> None:
+    # lefts37b: the dry run named the file it would replace and showed none of its text; the
+    # person could not see what --overwrite would take away (the old copy goes to .trash/)
+    archive, dst = _conflicting(tmp_path)
+    dry = _cli("import", str(archive), "--dir", str(dst), "--overwrite", "--dry-run")
+    assert "would replace: reference_deploys.md\n" in dry.stdout
+    diff = (
+        "--- a/reference_deploys.md\n",
+        "+++ b/reference_deploys.md\n",
+        "-mine\n",
+        "+Argo CD.\n",
+    )
+    assert all(line in dry.stdout for line in diff), dry.stdout
+    assert (dst / "reference_deploys.md").read_text() == "mine\n"
+    real = _cli("import", str(archive), "--dir", str(dst), "--overwrite")
+    assert real.returncode == 0 and all(line in real.stdout for line in diff), real.stdout
+    assert real.stdout.index(
+        "replaced: reference_deploys.md (old file in .trash/"
+    ) < real.stdout.index("-mine")
+
+
+def test_an_import_diff_is_capped_per_file_and_its_text_shown_safely(tmp_path: Path) -> None:
+    dst = tmp_path / "memory"
+    dst.mkdir()
+    old = [f"line {i}\n" for i in range(300)]
+    new = [f"new {i} \x1b]0;owned\x07\n" if i % 10 == 0 else line for i, line in enumerate(old)]
+    (dst / "notes.md").write_text("".join(old))
+    archive = _zip(tmp_path / "c.zip", [("notes.md", "".join(new).encode())])
+    out = format_import_report(import_archive(archive, dst, overwrite=True, dry_run=True))
+    assert "\x1b" not in out and "\x07" not in out  # no control reaches the terminal
+    assert "would replace: notes.md\n--- a/notes.md\n+++ b/notes.md\n@@ " in out
+    assert "+new 0 \\x1b]0;owned\\x07\n" in out  # shown as escapes, as every print is
+    shown = out.split("would replace: notes.md\n")[1].split("\n")
+    whole = len(list(difflib.unified_diff(old, new)))
+    assert shown[DIFF_SHOWN_LINES] == (
+        f"… and {whole - DIFF_SHOWN_LINES} more lines of this diff (not shown)"
+    )
 
 
 # ---- crafted archives: each entry refused by name, nothing written outside the dir

@@ -515,7 +515,8 @@ def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_
     answer = run(tool, command="create", path="/memories/feedback_x.md", file_text="just text\n")
     first, note = answer.split("\n\n", 1)
     assert first == "File created successfully at: /memories/feedback_x.md"
-    assert "no frontmatter" in note and "no memory type given" in note
+    # one line for the missing header (lefts37b), which names the type's choices
+    assert "no frontmatter" in note and "type one of user, feedback, project, reference" in note
     assert (Path(tool.memory_dir) / "feedback_x.md").read_text() == "just text\n"
     bad_type = USER.replace("type: user", "type: memo")
     answer = run(tool, command="create", path="/memories/user_y.md", file_text=bad_type)
@@ -1330,6 +1331,25 @@ def test_a_tilde_folder_already_there_can_still_be_viewed_edited_moved_and_delet
     moved = run(tool, command="rename", old_path="/memories/~", new_path="/memories/home_notes")
     assert moved.startswith("Successfully renamed"), moved
     assert (root / "home_notes" / "user_x.md").exists() and not (root / "~").exists()
+
+
+def test_a_file_without_frontmatter_gets_one_note_for_its_header_not_four(
+    tool: MemdirMemoryTool,
+) -> None:
+    # lefts37b: the note listed "no frontmatter", then "the memory name is empty", "the memory
+    # description is empty" and "no memory type given": one missing header said four times
+    answer = run(tool, command="create", path="/memories/feedback_x.md", file_text="just text\n")
+    _, note = answer.split("\n\n", 1)
+    assert note.splitlines() == [
+        "Note: the file was saved, but it does not yet follow the memory-file format "
+        "(fix it with str_replace):",
+        "- it has no frontmatter: start it with a '---' line, then name:, description: and "
+        "type: lines (the type one of user, feedback, project, reference), and a closing '---'",
+    ]
+    # a problem of the body is still listed after it
+    key = "sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0" * 2
+    answer = run(tool, command="create", path="/memories/n.md", file_text=f"key {key}\n")
+    assert answer.count("\n- ") == 2 and "no frontmatter" in answer.split("\n- ")[1]
 
 
 def test_a_rename_s_format_note_says_the_file_was_moved_not_saved(
