@@ -295,3 +295,19 @@ def test_applying_a_plan_that_renames_a_linked_memory_says_which_links_it_left(
     assert "Note: 2 memories still link project_kiln_schedule.md, now named 'kiln-days'," in (
         w.status_text
     )
+
+
+def test_a_cache_root_inside_the_planned_dir_plans_without_the_cache_and_says_so(
+    mem: Path, config: MemdirConfig
+) -> None:
+    """A home kept inside the dir being planned puts the default cache root there, which the
+    planner must not write; the plan is the same without its cache, so it is made and the
+    status says why the cache was not used (it said only "Planning failed" before)."""
+    config = dataclasses.replace(config, cache_dir=str(mem / "claude-home" / ".cache"))
+    before = snapshot(mem)
+    planner = DreamPlanner(mem, now_ms=NOW, config=config)
+    planner.plan_button.click()
+    assert planner.plan is not None, planner.status_text
+    assert "the plan's cache was not used" in planner.status_text
+    assert "where memory lives" in planner.status_text
+    assert snapshot(mem) == before

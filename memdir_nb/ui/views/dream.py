@@ -5,17 +5,21 @@ The gates themselves are decided by memdir_nb.dream; this module words its answe
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.dream.gates import since_text
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.paths import derived_output_problem
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.dream import GateResult
     from memdir_nb.home.gates import AutoDreamDecision
 
-__all__ = ["LOCK_OPEN_STATES", "GateRow", "gate_rows", "would_run"]
+__all__ = ["LOCK_OPEN_STATES", "GateRow", "gate_rows", "plan_cache_folder", "would_run"]
 
 LOCK_OPEN_STATES = ("free", "stale", "dead")  # lock holder states a new dream may take over
 HOUR_MS = 3_600_000
@@ -95,3 +99,20 @@ def would_run(
     if switch is not None and switch.enabled is False:
         return False
     return gate is not None and gate.open and lock_status in LOCK_OPEN_STATES
+
+
+def plan_cache_folder(
+    memory_dir: str | os.PathLike[str], config: MemdirConfig | None
+) -> tuple[Path | None, str | None]:
+    """Where the planner keeps a plan's derived work: the config's cache root, or None and why.
+
+    The cache root is kept out of memory dirs, but a home that is itself inside the dir being
+    planned (a Claude home kept in a project's memory, a test's HOME) puts the default there,
+    and plan_consolidation refuses such a folder. The plan is the same without its cache, so
+    the planner then plans without one and says so, instead of failing (the lead, at bounds37's
+    merge: the markup-route tests' DreamPlanner showed only "Planning failed")."""
+    folder = (config or MemdirConfig.from_environment()).cache_root()
+    why = derived_output_problem(folder, config, memory_dirs=(os.fspath(memory_dir),))
+    if why is None:
+        return folder, None
+    return None, f"the plan's cache was not used: {folder} {why}"

@@ -183,13 +183,14 @@ class DreamPlanner(MemdirView):
 
     def make_plan(self) -> dream.ConsolidationPlan | None:
         """Build a dry-run plan (nothing is written) and approve all of its actions by default."""
+        cache_note: str | None = None
         try:
             if self._planner is not None:
                 plan = self._planner(self.memory_dir)
             else:
                 # The notebook keeps the plan's derived work under the cache root, as recall
                 # keeps its vectors: the first plan after a kernel restart reuses it.
-                cache_root = (self.config or MemdirConfig.from_environment()).cache_root()
+                cache_root, cache_note = view.plan_cache_folder(self.memory_dir, self.config)
                 plan = dream.plan_consolidation(
                     self.memory_dir, now_ms=self.now_ms(), cache_dir=cache_root
                 )
@@ -202,7 +203,8 @@ class DreamPlanner(MemdirView):
             self.approved = {a.id for a in plan.actions if a.ops}
             self.plan = plan
         self._show_plan()  # new checkboxes, even when the new plan equals the old one
-        notes = f" Notes: {'; '.join(plan.notes)}" if plan.notes else ""
+        said = [*plan.notes, *([cache_note] if cache_note else [])]
+        notes = f" Notes: {'; '.join(said)}" if said else ""
         self._set_status(
             f"Plan ready ({plan.source}): {len(plan.actions)} action(s); nothing has been written yet.{notes}"
         )
