@@ -24,6 +24,9 @@ _PR_CONTEXT = re.compile(
     r"|review(?:ed)?|approved|squash(?:ed)?|rebased?|cherry-picked)\b",
     re.IGNORECASE,
 )
+# A bare '#12' right after the word "issue" is the issue a pull request closed, never a PR
+# ("fixed in PR #207 (Issue #164)"), however the line speaks of PRs.
+_ISSUE_BEFORE = re.compile(r"\bissues?\s*$", re.IGNORECASE)
 _HEX_LETTER = re.compile(r"[a-f]")
 _DIGIT = re.compile(r"\d")
 
@@ -47,14 +50,15 @@ class HistoryRefs:
         if PR_REF in self.wanted:
             # A bare '#12' is a PR only where the line (or the one it continues) speaks of PRs
             # or merges: in a design table it is a row id, and after a rule ("Specs hold no
-            # code; #1282") an issue it cites.
+            # code; #1282") an issue it cites; and after the word "issue", an issue anywhere.
             bare_ok = not line.lstrip().startswith("|") and (
                 _PR_CONTEXT.search(line) is not None or _PR_CONTEXT.search(previous) is not None
             )
             self.prs += [
                 (line_no, x.group(0))
                 for x in PR_REF.finditer(line)
-                if bare_ok or not x.group(0).startswith("#")
+                if not x.group(0).startswith("#")
+                or (bare_ok and not _ISSUE_BEFORE.search(line, 0, x.start()))
             ]
 
     def report(self, c: Collector) -> None:

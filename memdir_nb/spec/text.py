@@ -55,6 +55,7 @@ _ASCII_CHARS = frozenset(map(chr, range(128)))
 # pay them either.
 _CJK_RUN = compiled_on_first_use(f"[{_CJK_CLASS}]+")
 _CJK_CHAR = compiled_on_first_use(f"[{_CJK_CLASS}]")
+_HIRAGANA = compiled_on_first_use("[\u3040-\u309f]")
 _WORD = compiled_on_first_use(_WORD_PATTERN)
 
 
@@ -82,6 +83,21 @@ CJK_CHARS_PER_WORD = 2
 def is_cjk(text: str) -> bool:
     """Whether text holds at least one Chinese, Japanese or Korean character."""
     return _CJK_CHAR().search(text) is not None
+
+
+def has_hiragana(text: str) -> bool:
+    """Whether text holds a hiragana (Japanese particles and verb endings are written in it)."""
+    return _HIRAGANA().search(text) is not None
+
+
+def is_grammar_piece(word: str) -> bool:
+    """Whether a word of words() is a two-character piece holding a hiragana.
+
+    Japanese writes its particles and verb endings in hiragana and its content words mostly in
+    kanji and katakana, so "本番へ出せる" gives "本番", "番へ", "へ出", "出せ", "せる": only the
+    first is a term. A ranking that counts the others weighs a question by its grammar.
+    """
+    return len(word) == 2 and has_hiragana(word)
 
 
 def _bigrams(run: str) -> list[str]:

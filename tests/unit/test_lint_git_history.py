@@ -39,3 +39,17 @@ def test_a_bare_number_is_a_pull_request_only_beside_words_about_prs() -> None:
 
 def test_a_table_rows_number_is_no_pull_request() -> None:
     assert _history("| #12 | merged layout | #13 | #14 |") == []
+
+
+def test_an_issue_number_beside_a_pull_request_is_no_pull_request() -> None:
+    # A review note names the two pull requests that settled a rule and the issues they closed
+    # ("PR #88 (Issue #31)"): two PRs are no list, whatever issues they cite on the same line.
+    assert (
+        _history(
+            "**Settled in PR #207 (Issue #164):** quote the label, never the raw value.",
+            "**Before:** PR #88 (Issue #31) quoted it twice; PR #207 (issue #164) fixed that.",
+        )
+        == []
+    )
+    (found,) = _history("Merged PR #88, PR #207 and PR #250 (Issue #31).")
+    assert found.message == "a list of 3 PR references is git history"

@@ -26,6 +26,7 @@ from memdir_nb.recall.lexical import (
     is_about_tool,
     raw_words,
     synonym_tags,
+    tokens,
     tool_key,
     tool_memory_class,
 )
@@ -512,3 +513,30 @@ def test_a_long_tool_name_counts_towards_the_tool_caches_bound() -> None:
     name = "mcp__srv__" + "ab_" * 20_000  # 60 KB
     is_about_tool(header, tool_key(name))
     assert _about_tool.cache.bytes_held > len(name)  # the key holds the whole name
+
+
+def test_a_japanese_question_is_not_drowned_by_its_particles(tmp_path: Path) -> None:
+    # A reviewer agent's notes, titled in English with Japanese hooks; the question asks in
+    # Japanese, its identifier and content words wrapped in particles and verb endings
+    # ("が", "のときの", "は？"). Pieces holding a hiragana are grammar, not terms: counted,
+    # they were most of the question's weight and no memory covered enough of it.
+    d = tmp_path / "memory"
+    specs = [
+        (
+            "pattern_deploy_orgs.md",
+            "Deploy gate by organisation (DEPLOY_ALLOWED_ORGS)",
+            "DEPLOY_ALLOWED_ORGS に載った組織だけが本番へ出せる二段階の確認と、その例外",
+        ),
+        ("pattern_cache_keys.md", "Cache key layout", "キャッシュのキーは tenant と日付で分ける"),
+        ("pattern_retry.md", "Retry budget", "外部 API の再試行は三回まで、間隔は倍々に"),
+    ]
+    for filename, name, description in specs:
+        write_memory(d, filename, name=name, description=description, type="project", now_ms=NOW)
+    found = find_relevant_memories(
+        "DEPLOY_ALLOWED_ORGS が空のときの動作は？", d, selector=LexicalSelector()
+    )
+    assert names(found) == ["pattern_deploy_orgs.md"]
+    # the hiragana pieces are gone from the terms; kanji and katakana pairs stay
+    options = LexicalOptions()
+    assert tokens("本番へ出せる", options) == ["本番"]
+    assert "キャ" in tokens("キャッシュのキー", options)

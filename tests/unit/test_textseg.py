@@ -9,7 +9,14 @@ import pytest
 
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
-from memdir_nb.spec.text import is_cjk, mostly_cjk, mostly_other_script, word_count, words
+from memdir_nb.spec.text import (
+    is_cjk,
+    is_grammar_piece,
+    mostly_cjk,
+    mostly_other_script,
+    word_count,
+    words,
+)
 from memdir_nb.storage.scan import scan_memory_files
 from tests.conftest import LANG_MEMORIES
 
@@ -112,3 +119,10 @@ def test_a_two_character_chinese_description_is_still_vague(tmp_path: Path) -> N
     assert ("notes.md", "vague-description") in {
         (f.path, f.rule) for f in lint_memory_dir(tmp_path)
     }
+
+
+def test_a_piece_holding_a_hiragana_is_grammar_and_kanji_or_katakana_pieces_are_terms() -> None:
+    pieces = words("設定が空のとき")  # "when the setting is empty"
+    assert [p for p in pieces if not is_grammar_piece(p)] == ["設定"]
+    assert not any(is_grammar_piece(p) for p in words("キャッシュ 内存泄漏 메모리"))
+    assert not is_grammar_piece("の")  # a lone character is not a two-character piece
