@@ -224,23 +224,12 @@ def plan_index_rebuild(
     names = [h.filename for h in report.headers]
     nested = nested_index_references(folder, names) | agent_index_owners(folder, names).keys()
     headers = [h for h in report.headers if h.filename not in nested]
-    merged = merge_index(
-        old,
-        headers,
-        _target_finder(folder),
-        drop_dangling=drop_dangling,
-        describe=_heading_describer(folder),
-    )
+    find, describe = _target_finder(folder), _heading_describer(folder)
+    merged = merge_index(old, headers, find, drop_dangling=drop_dangling, describe=describe)
     binary = _not_text(folder, merged.added)
     if binary:  # no line for a file no reader can read as a memory (lint's `not-text`)
         kept = [h for h in headers if h.filename not in binary]
-        merged = merge_index(
-            old,
-            kept,
-            _target_finder(folder),
-            drop_dangling=drop_dangling,
-            describe=_heading_describer(folder),
-        )
+        merged = merge_index(old, kept, find, drop_dangling=drop_dangling, describe=describe)
     scope_name: Literal["private", "team"] = "team" if resolved == "team" else "private"
     rebuild = IndexRebuild(scope_name, path, old, os.path.lexists(path), merged)
     if bad_bytes is not None:
