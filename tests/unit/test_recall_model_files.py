@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -125,3 +126,23 @@ def test_a_verification_record_the_value_cap_refuses_is_named_with_why_once_then
     (tmp_path / "missing").mkdir()  # a record not made yet is no record dropped
     assert verify_model_files(locate_model(), verified_record_path(tmp_path / "missing")) == 2
     assert caplog.records == []
+
+
+def test_two_threads_storing_the_prepared_floats_at_once_each_write_a_whole_file(
+    tmp_path: Path,
+) -> None:
+    # Both threads used `.<name>.<pid>.tmp`: one removed the other's half-written temp file and
+    # renamed its own over it, so a store failed (False) or left a file of neither array.
+    record = verified_record_path(tmp_path)
+    count = 1 << 20  # 4 MB of floats: long enough that the two writes overlap
+    arrays = [np.full(count, float(n), dtype="<f4") for n in (1, 2)]
+
+    def store(n: int) -> list[bool]:
+        return [store_prepared(record, arrays[n]) for _ in range(12)]
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(store, (0, 1)))
+    assert all(all(r) for r in results), results
+    final = np.fromfile(prepared_path(record), dtype="<f4")
+    assert final.shape == (count,) and float(final[0]) == float(final[-1]) in (1.0, 2.0)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
