@@ -1839,7 +1839,7 @@ def test_the_scan_count_line_tells_a_read_skip_and_the_cap_apart(
     mem = _dir_with_a_read_skip(tmp_path, after=2)
     assert main(["scan", str(mem), "--limit", "2"]) == 0
     out = capsys.readouterr().out
-    assert "2 memories listed (newest 2 of 4; 1 past the cap, 1 not read: see below)." in out
+    assert "2 memories listed (newest 2 of 4; 1 past --limit 2, 1 not read: see below)." in out
     assert main(["scan", str(mem), "--limit", "2", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert (payload["total_found"], payload["past_cap"]) == (4, 1)
@@ -2121,3 +2121,20 @@ def test_recall_with_the_anthropic_selector_and_no_key_names_the_cli_s_own_switc
     assert "ANTHROPIC_API_KEY is not set" in err
     assert "use --selector semantic for the offline selector" in err
     assert "MEMDIR_NB_SELECTOR" not in err
+
+
+def test_scan_with_a_limit_of_its_own_says_the_rest_are_past_that_limit_not_the_cap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh38: `scan DIR --limit 3` said "the rest are past the cap", which reads as Claude
+    # Code's 200-file cap: Claude Code would list them, only this run's --limit left them out
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    for i in range(5):
+        (mem / f"user_{i}.md").write_text(f"---\nname: n{i}\ndescription: d{i}\ntype: user\n---\n")
+    assert main(["scan", str(mem), "--limit", "3"]) == 0
+    assert (
+        "3 memories listed (newest 3 of 5; the rest are past --limit 3)." in capsys.readouterr().out
+    )
+    assert main(["scan", str(mem), "--limit", "200"]) == 0
+    assert "5 memories listed." in capsys.readouterr().out
