@@ -230,3 +230,17 @@ def test_a_step_with_nothing_to_show_on_an_empty_dir_says_why_not_a_bare_empty_l
     for what in said:
         assert f"Nothing to show for {what} on {memory_dir}: " in printed
     assert _bare_empty_lists(nb) == kept
+
+
+@pytest.mark.slow
+def test_the_tour_counts_one_markdown_file_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh38: a dir holding only its MEMORY.md printed "1 markdown files in it"
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    (memory_dir / "MEMORY.md").write_text("- [Kettle rota](kettle.md) — who descales it\n")
+    nb = _run(NOTEBOOK_DIR / "00_tour.ipynb", memory_dir, monkeypatch)
+    printed = _printed(nb)
+    assert "\n1 markdown file in it\n" in printed
+    assert "markdown files" not in printed
