@@ -213,6 +213,8 @@ def _bare_empty_lists(nb: Any) -> list[int]:
         # cell 6's `[]` is the point: a query about nothing in the dir gets no memory
         ("03_selection", ["the playground's turn"], [6]),
         ("04_freshness", ["the stale memories"], []),
+        # the plan's loop printed nothing and its diff a blank line
+        ("07_daily_logs_and_dream", ["the dream plan", "the index diff"], []),
     ],
 )
 def test_a_step_with_nothing_to_show_on_an_empty_dir_says_why_not_a_bare_empty_list(
