@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.kernels import ipc_kernel_flags
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 ARTIFACTS = REPO / "artifacts" / "browser"
@@ -180,28 +182,30 @@ def serve_voila(memory_dir: Path, root: Path) -> Iterator[str]:
     env = jupyter_env(root)
     env["MEMDIR_NB_DIR"] = str(memory_dir)
     log = root / "voila.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(BIN / "voila"),
-                "notebooks/dashboard.ipynb",
-                "--no-browser",
-                f"--port={port}",
-                "--Voila.ip=127.0.0.1",
-                "--Voila.open_browser=False",
-            ],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_for_http(url, proc, log)
-        yield url
-    finally:
-        stop(proc)
+    with ipc_kernel_flags() as kernel_flags:
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(
+                [
+                    str(BIN / "voila"),
+                    "notebooks/dashboard.ipynb",
+                    "--no-browser",
+                    f"--port={port}",
+                    "--Voila.ip=127.0.0.1",
+                    "--Voila.open_browser=False",
+                    *kernel_flags,
+                ],
+                cwd=REPO,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            wait_for_http(url, proc, log)
+            yield url
+        finally:
+            stop(proc)
 
 
 @pytest.fixture(scope="session")
@@ -229,31 +233,33 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
     port = free_port()
     token = "memdir-nb-browser-test"
     log = root / "lab.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(BIN / "jupyter"),
-                "lab",
-                "--no-browser",
-                f"--port={port}",
-                "--ServerApp.ip=127.0.0.1",
-                f"--IdentityProvider.token={token}",
-                f"--ServerApp.root_dir={work}",
-                "--allow-root",
-                # keep Lab off the network: no news feed, no update check, no PyPI extension manager
-                "--LabApp.news_url=",
-                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-                "--LabApp.extension_manager=readonly",
-            ],
-            cwd=work,
-            env=jupyter_env(root),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(f"{base}/api/status?token={token}", proc, log)
-        yield f"{base}/lab/tree/notebooks/00_tour.ipynb?token={token}"
-    finally:
-        stop(proc)
+    with ipc_kernel_flags() as kernel_flags:
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(
+                [
+                    str(BIN / "jupyter"),
+                    "lab",
+                    "--no-browser",
+                    f"--port={port}",
+                    "--ServerApp.ip=127.0.0.1",
+                    f"--IdentityProvider.token={token}",
+                    f"--ServerApp.root_dir={work}",
+                    "--allow-root",
+                    # keep Lab off the network: no news feed, no update check, no PyPI extension manager
+                    "--LabApp.news_url=",
+                    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                    "--LabApp.extension_manager=readonly",
+                    *kernel_flags,
+                ],
+                cwd=work,
+                env=jupyter_env(root),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_for_http(f"{base}/api/status?token={token}", proc, log)
+            yield f"{base}/lab/tree/notebooks/00_tour.ipynb?token={token}"
+        finally:
+            stop(proc)
