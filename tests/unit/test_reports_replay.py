@@ -798,6 +798,8 @@ def test_a_session_of_a_moved_home_writes_its_memory_under_its_working_folders_o
     assert first.existing == []  # the memory did not exist before the session wrote it
     assert second.agent_wrote == ["project_kiln_limit.md"] and second.extraction is not None
     assert second.extraction.action == "skipped_main_agent_wrote"
+    (moved,) = [n for n in replay.notes if "-media-old-kiln" in n]
+    assert "the folder it ran in (/media/old/kiln)" in moved
 
 
 def test_another_dir_given_for_a_moved_homes_session_takes_none_of_its_own_writes(
@@ -809,3 +811,4 @@ def test_another_dir_given_for_a_moved_homes_session_takes_none_of_its_own_write
     replay = replay_session(path, other, now_ms=SAMPLE_NOW_MS)
     assert [t.agent_wrote for t in replay.turns] == [[], []]
     assert replay.turns[0].existing == ["project_kiln_limit.md"]
+    assert not [n for n in replay.notes if "-media-old-kiln" in n]
