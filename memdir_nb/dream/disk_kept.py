@@ -186,6 +186,8 @@ class KnownTypes:
         shas, scores, now, disk = self.shas, self.scores, self.now, self.disk
         cuts = self.cuts or [sha[:PARTNER_CHARS] for sha in shas]
         self.cuts = cuts
+        if not disk.holds_scores():
+            return self._none_kept(candidates)
         todo: list[tuple[int, int]] = []
         for pair in candidates:
             i, j = pair
@@ -207,6 +209,22 @@ class KnownTypes:
                 self.reached.append(pair)
         return todo
 
+    def _none_kept(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """unscored when the scores' file holds no entry (a cold cache), so no lookup could
+        find one: every candidate is to be scored, and each is recorded as "0" for now."""
+        shas, cuts, scores, now, changed = self.shas, self.cuts, self.scores, self.now, self.changed
+        for i, j in candidates:
+            a, b = shas[i], shas[j]
+            if a and b:
+                first, other = (b, cuts[i]) if b < a else (a, cuts[j])
+                entry = now.get(first)
+                if entry is None:
+                    entry = now[first] = {}
+                    scores[first] = {}  # as read: nothing
+                    changed.add(first)
+                entry[other] = "0"
+        return list(candidates)
+
     def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """found (the pairs unscored gave that reached the threshold) and `reached`; keeps the
         new scores, each first member's entry holding its candidates in this plan."""
@@ -216,8 +234,7 @@ class KnownTypes:
             if a and b:
                 first, other = (b, cuts[i]) if b < a else (a, cuts[j])
                 now[first][other] = "1"
-        for first in self.changed:
-            self.disk.put_scores(first, now[first])
+        self.disk.put_scores((first, now[first]) for first in self.changed)
         return [*found, *self.reached]
 
     def store(self, found: list[tuple[int, int]]) -> None:
@@ -286,6 +303,10 @@ class PlanCache:
             )
         return self.pairs_file
 
+    def holds_scores(self) -> bool:
+        """Whether the scores' file holds any entry: when not, `scores` finds none."""
+        return len(self._pairs()) > 0
+
     def scores(self, sha: str) -> dict[str, str]:
         """The kept scores of the contradiction pairs whose first member's hash is sha: the
         other's PARTNER_CHARS hex digits -> "1" when the pair reaches the threshold, else "0"."""
@@ -297,11 +318,12 @@ class PlanCache:
         cut = PARTNER_CHARS
         return {value[k : k + cut]: value[k + cut] for k in range(0, len(value), cut + 1)}
 
-    def put_scores(self, sha: str, scores: dict[str, str]) -> None:
-        value = "".join(chain.from_iterable(scores.items()))
-        self._pairs().put("p" + sha, value)
+    def put_scores(self, firsts: Iterable[tuple[str, dict[str, str]]]) -> None:
+        """Keep each (sha, its scores as `scores` gives them), in one pass."""
+        entries = [("p" + sha, "".join(chain.from_iterable(s.items()))) for sha, s in firsts]
+        self._pairs().put_many(entries)
         if self.log is not None:
-            self.log.append((PAIRS_FILENAME, "p" + sha, value))
+            self.log.extend((PAIRS_FILENAME, key, value) for key, value in entries)
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""
