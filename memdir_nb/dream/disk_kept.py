@@ -130,6 +130,7 @@ class KnownTypes:
         self.pairs: list[tuple[int, int]] = []
         self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
         self.shas = [m.sha for m in mems]
+        self.all_hashed = all(self.shas)
         self.cuts: list[str] = []  # each hash's first PARTNER_CHARS, once a pair is keyed
         self.reached: list[tuple[int, int]] = []  # candidates kept as reaching the threshold
         self.changed: set[str] = set()  # the first members of the candidates with no score
@@ -186,7 +187,9 @@ class KnownTypes:
         shas, scores, now, disk = self.shas, self.scores, self.now, self.disk
         cuts = self.cuts or [sha[:PARTNER_CHARS] for sha in shas]
         self.cuts = cuts
-        if not disk.holds_scores():
+        # a lookup at the first pair would read the scores' file: when it holds nothing, none
+        # of them can find a score
+        if candidates and self.all_hashed and not disk.holds_scores():
             return self._none_kept(candidates)
         todo: list[tuple[int, int]] = []
         for pair in candidates:
@@ -210,19 +213,19 @@ class KnownTypes:
         return todo
 
     def _none_kept(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """unscored when the scores' file holds no entry (a cold cache), so no lookup could
-        find one: every candidate is to be scored, and each is recorded as "0" for now."""
+        """unscored when every memory's hash is known and the scores' file holds no entry (a
+        cold cache), so no lookup could find one: every candidate is to be scored, and each is
+        recorded as "0" for now, as unscored records it."""
         shas, cuts, scores, now, changed = self.shas, self.cuts, self.scores, self.now, self.changed
         for i, j in candidates:
             a, b = shas[i], shas[j]
-            if a and b:
-                first, other = (b, cuts[i]) if b < a else (a, cuts[j])
-                entry = now.get(first)
-                if entry is None:
-                    entry = now[first] = {}
-                    scores[first] = {}  # as read: nothing
-                    changed.add(first)
-                entry[other] = "0"
+            first, other = (b, cuts[i]) if b < a else (a, cuts[j])
+            entry = now.get(first)
+            if entry is None:
+                entry = now[first] = {}
+                scores[first] = {}  # as read: nothing
+                changed.add(first)
+            entry[other] = "0"
         return list(candidates)
 
     def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -321,6 +324,8 @@ class PlanCache:
     def put_scores(self, firsts: Iterable[tuple[str, dict[str, str]]]) -> None:
         """Keep each (sha, its scores as `scores` gives them), in one pass."""
         entries = [("p" + sha, "".join(chain.from_iterable(s.items()))) for sha, s in firsts]
+        if not entries:
+            return  # the file is not read for nothing (an unchanged dir's plan)
         self._pairs().put_many(entries)
         if self.log is not None:
             self.log.extend((PAIRS_FILENAME, key, value) for key, value in entries)

@@ -543,3 +543,23 @@ def test_a_damaged_pairs_file_changes_no_plan_of_a_changed_dir(
         _edit(root, "body", n)
     assert _plan(monkeypatch, root, cache) == _plan(monkeypatch, root)
     assert json.loads(pairs.read_text(encoding="utf-8"))["kind"] == disk_kept.PAIRS_KIND
+
+
+def test_a_cold_cache_looks_up_no_pair_score_and_keeps_what_a_lookup_each_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty scores' file gives no score: a cold plan records its candidates without a
+    lookup for each first member (1,558 in the 2,000-file bench dir), and writes the very
+    files, byte for byte, that looking each up writes."""
+    root = _build(tmp_path / "memory", seed=7)
+    bare = _plan(monkeypatch, root)
+    looked = _Counted(monkeypatch, disk_kept.PlanCache, "scores")
+    assert _plan(monkeypatch, root, tmp_path / "cold") == bare
+    assert looked.calls == 0
+    monkeypatch.setattr(disk_kept.PlanCache, "holds_scores", lambda self: True)
+    assert _plan(monkeypatch, root, tmp_path / "each") == bare
+    assert looked.calls > 0
+    for name in (CACHE_FILENAME, PAIRS_FILENAME):
+        cold = (tmp_path / "cold" / name).read_bytes()
+        assert cold == (tmp_path / "each" / name).read_bytes()
+    assert len(json.loads(cold)["entries"]) > 5
