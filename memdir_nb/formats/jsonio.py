@@ -138,8 +138,11 @@ def value_count_over(text: str | bytes, limit: int) -> int | None:
 
     Every value but the first follows a comma, colon, `[` or `{` somewhere in the text, so one
     plus their count over the whole text, strings included, is never under value_count: a text
-    within limit that way is within it, and its strings need not be taken out.
+    within limit that way is within it, and its strings need not be taken out. Each mark is a
+    character, so a text shorter than limit is within it without a count.
     """
+    if len(text) < limit:
+        return None
     if isinstance(text, str):
         marks = sum(map(text.count, _VALUE_MARKS))
     else:
