@@ -127,6 +127,11 @@ class DerivedCache:
             self._used.update(entries)
             self._new = True
 
+    def holds_earlier(self) -> bool:
+        """Whether any entry read from the file (or kept by the last save) is still unused: when
+        not, `get` finds only what this process used or put since."""
+        return bool(self._old)
+
     def __len__(self) -> int:
         return len(self._old) + len(self._used)
 

@@ -563,3 +563,52 @@ def test_a_cold_cache_looks_up_no_pair_score_and_keeps_what_a_lookup_each_keeps(
         cold = (tmp_path / "cold" / name).read_bytes()
         assert cold == (tmp_path / "each" / name).read_bytes()
     assert len(json.loads(cold)["entries"]) > 5
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.text(alphabet="0123456789abcdef", min_size=32, max_size=32),
+            st.sampled_from(["0", "1"]),
+            min_size=1,
+            max_size=6,
+        ),
+        max_size=5,
+    )
+)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_pair_scores_read_back_as_put_whether_or_not_a_pair_reaches(
+    tmp_path: Path, firsts: list[dict[str, str]]
+) -> None:
+    """put_scores writes an entry with no "1" in a shorter way (the partners joined by "0"):
+    every entry reads back in the next process as it was put, in order."""
+    cache = tmp_path / f"c{len(list(tmp_path.iterdir()))}"
+    shas = [f"{n:064x}" for n in range(len(firsts))]
+    disk = disk_kept.PlanCache(cache, "scorer")
+    disk.put_scores(zip(shas, firsts, strict=True))
+    disk.save()
+    later = disk_kept.PlanCache(cache, "scorer")
+    for sha, scores in zip(shas, firsts, strict=True):
+        assert list(later.scores(sha).items()) == list(scores.items())
+
+
+def test_a_cold_plan_looks_up_no_header_in_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file read empty holds no header: a cold plan parses each header without a lookup, and
+    a warm one finds them all."""
+    root = _build(tmp_path / "memory", seed=8)
+    bare = _plan(monkeypatch, root)
+    real = disk_kept.DerivedCache.get
+    asked: list[str] = []
+
+    def get(self: Any, key: str) -> Any:
+        asked.append(key)
+        return real(self, key)
+
+    monkeypatch.setattr(disk_kept.DerivedCache, "get", get)
+    assert _plan(monkeypatch, root, tmp_path / "cache") == bare
+    assert not [key for key in asked if key.startswith("h")]
+    parsed = _Counted(monkeypatch, plan_module, "core_header")
+    assert _plan(monkeypatch, root, tmp_path / "cache") == bare
+    assert len([key for key in asked if key.startswith("h")]) >= 30 and parsed.calls == 0
