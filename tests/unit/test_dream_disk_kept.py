@@ -22,6 +22,7 @@ from memdir_nb.dream.actions import ConsolidationPlan
 from memdir_nb.dream.disk_kept import CACHE_FILENAME, PAIRS_FILENAME, PlanCacheWarning
 from memdir_nb.dream.kept import BlockResults
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.storage.derived_cache import DerivedCache
 
 NOW_MS = 1_790_000_000_000.0
 REPO = Path(__file__).resolve().parents[2]
@@ -305,6 +306,7 @@ def test_an_unwritable_cache_root_is_said_once_and_the_plan_goes_on(
 _CHILD = """
 import json, sys
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.storage.derived_cache import DerivedCache
 plan = plan_consolidation(sys.argv[1], now_ms=float(sys.argv[3]), cache_dir=sys.argv[2])
 print(json.dumps([repr(a) for a in plan.actions]))
 """
@@ -599,14 +601,14 @@ def test_a_cold_plan_looks_up_no_header_in_the_file(
     a warm one finds them all."""
     root = _build(tmp_path / "memory", seed=8)
     bare = _plan(monkeypatch, root)
-    real = disk_kept.DerivedCache.get
+    real = DerivedCache.get
     asked: list[str] = []
 
     def get(self: Any, key: str) -> Any:
         asked.append(key)
         return real(self, key)
 
-    monkeypatch.setattr(disk_kept.DerivedCache, "get", get)
+    monkeypatch.setattr(DerivedCache, "get", get)
     assert _plan(monkeypatch, root, tmp_path / "cache") == bare
     assert not [key for key in asked if key.startswith("h")]
     parsed = _Counted(monkeypatch, plan_module, "core_header")
