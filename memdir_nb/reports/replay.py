@@ -38,7 +38,7 @@ from memdir_nb.formats.memory_timeline import (
 )
 from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.formats.session_model import Session, Turn
-from memdir_nb.home.sessions import read_session
+from memdir_nb.home.sessions import read_session, working_folder_keys
 from memdir_nb.recall.base import Selector
 from memdir_nb.recall.explain_selection import selection_explanation
 from memdir_nb.recall.find import recall_memories
@@ -261,7 +261,7 @@ def iter_replay(
         selector = make_selector(OFFLINE_DEFAULT)
     label = str(getattr(selector, "name", type(selector).__name__))
     current, notes = current_memory(root)
-    paths = MemoryPaths(root, session.cwd)
+    paths = MemoryPaths(root, session.cwd, extra_keys=working_folder_keys(session))
     timeline = build_timeline(session, paths, current)
     decisions = _Decisions(session, recorded_memory_dir(timeline, root), turns_between)
     notes.extend(_session_notes(session))
