@@ -265,6 +265,45 @@ def test_a_windows_path_into_the_memory_dir_is_the_agent_writing_memory(tmp_path
     assert turn.extraction.action == "skipped_main_agent_wrote"
 
 
+def _moved_project_session(tmp_path: Path, file_path: str) -> Path:
+    """A session run at /mnt/d/work/radar, its transcript now filed under the project's new
+    key (-srv-radar, the folder renamed since); its one turn Writes file_path."""
+    w = RecordWriter("s", "/mnt/d/work/radar", "2026-05-01T10:00:00.000Z", seed="moved")
+    w.prompt("note that the sweep runs every ten minutes")
+    call = w.tool_use("Write", {"file_path": file_path, "content": "sweeps"})
+    w.response([call])
+    w.result(call, f"File created successfully at: {file_path}", detail={"type": "create"})
+    w.response([{"type": "text", "text": "noted"}])
+    path = tmp_path / "projects" / "-srv-radar" / "s.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(w.text())
+    return path
+
+
+def test_a_write_to_the_memory_dir_of_the_sessions_old_folder_is_the_agent_writing_memory(
+    tmp_path: Path,
+) -> None:
+    # Claude Code keyed the memory by the folder the session ran in; the project has moved
+    # since, and its transcripts with it, but the paths they name keep the old key.
+    old = "/mnt/d/work/radar/.claude_alt/projects/-mnt-d-work-radar/memory/project_sweep.md"
+    path = _moved_project_session(tmp_path, old)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == ["project_sweep.md"] and turn.extraction is not None
+    assert turn.extraction.action == "skipped_main_agent_wrote"
+
+
+def test_a_write_to_another_projects_memory_dir_is_not_the_agent_writing_memory(
+    tmp_path: Path,
+) -> None:
+    other = "/home/ana/.claude/projects/-mnt-d-work-tides/memory/project_tides.md"
+    path = _moved_project_session(tmp_path, other)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == [] and turn.extraction is not None
+    assert turn.extraction.action == "ran"
+
+
 def test_a_turn_with_only_api_errors_still_recalls_but_is_never_extracted(tmp_path: Path) -> None:
     memory = tmp_path / "projects" / "-home-ana-app" / "memory"
     memory.mkdir(parents=True)
