@@ -21,7 +21,7 @@ from memdir_nb.formats.session_model import Session, cli_agent_kind
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
-from memdir_nb.home.path_rules import folder_keyed, is_project_key, sanitize_path
+from memdir_nb.home.path_rules import is_project_key, sanitize_path
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import (
     CACHE_MAX_BYTES,
@@ -219,22 +219,6 @@ def _recorded_keys(session: Session) -> Iterator[str]:
                 if isinstance(raw, str):
                     keys = (key for key, _ in project_memory_parts(raw))
                     yield from (key for key in keys if is_project_key(key))
-
-
-def working_folder_keys(session: Session) -> tuple[str, ...]:
-    """The project keys the session's memory paths name that are its working folder's (or a
-    parent's, its git root): the key its own memory dir went by when it ran.
-
-    A project moved or renamed since (a home copied from WSL's `/mnt/e/x` to `/disk/x`, or
-    checked into a repository) keeps its transcripts under the new key, while the memory paths
-    they name keep the old one; those paths are still the session's own memory. A key no
-    parent of the working folder gives is another project's memory, and not listed here.
-    """
-    cwd = session.cwd
-    if not cwd:
-        return ()
-    keys = dict.fromkeys(_recorded_keys(session))
-    return tuple(key for key in keys if folder_keyed(cwd, key) is not None)
 
 
 def memory_dir_for_transcript(
