@@ -13,6 +13,7 @@ from typing import Any
 from memdir_nb.formats.names import tilde_refusal, written_path_problem
 from memdir_nb.security import secret_scan
 from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.quoted import shown_input
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.name_twins import new_name_twin
@@ -172,7 +173,8 @@ def check_memory_write(
         return _deny(f"{tool_name} needs a 'file_path' string")
     if not os.path.isabs(raw):
         return _deny(
-            f"{tool_name} file_path {raw!r} must be absolute (inside {os.fspath(memory_dir)})"
+            f"{tool_name} file_path {shown_input(raw)} must be absolute (inside "
+            f"{os.fspath(memory_dir)})"
         )
     mem = os.fspath(memory_dir)
     try:
@@ -218,7 +220,7 @@ def can_use_tool(
 ) -> ToolVerdict:
     """The extraction sandbox: which tool calls may run, with the reason."""
     if not isinstance(tool_input, Mapping):
-        return _deny(f"{tool_name} input must be an object")
+        return _deny(f"{shown_input(tool_name)} input must be an object")
     if tool_name in READ_TOOLS:
         return ToolVerdict(True, f"{tool_name} is read-only")
     if tool_name == "Bash":
@@ -226,6 +228,6 @@ def can_use_tool(
     if tool_name in WRITE_TOOLS:
         return check_memory_write(tool_name, tool_input, memory_dir)
     return _deny(
-        f"tool {tool_name!r} is not available to the memory extractor "
+        f"tool {shown_input(tool_name)} is not available to the memory extractor "
         "(only Read, Grep, Glob, read-only Bash, and Write/Edit inside the memory dir)"
     )
