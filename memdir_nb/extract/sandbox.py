@@ -13,7 +13,7 @@ from typing import Any
 from memdir_nb.formats.names import tilde_refusal, written_path_problem
 from memdir_nb.security import secret_scan
 from memdir_nb.spec.constants import TEAM_DIRNAME
-from memdir_nb.spec.quoted import shown_input
+from memdir_nb.spec.quoted import shown_input, shown_problem
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.name_twins import new_name_twin
@@ -41,7 +41,7 @@ class ToolVerdict:
 
 
 def _deny(reason: str) -> ToolVerdict:
-    return ToolVerdict(False, reason)
+    return ToolVerdict(False, shown_problem(reason))  # it may quote the model's path (attack38)
 
 
 class BashRefused(ValueError):

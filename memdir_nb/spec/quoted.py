@@ -12,7 +12,14 @@ import reprlib
 
 from memdir_nb.spec.text import terminal_safe
 
-__all__ = ["SHOWN_TEXT_MAX", "shown_input", "shown_text", "shown_value"]
+__all__ = [
+    "PROBLEM_TEXT_MAX",
+    "SHOWN_TEXT_MAX",
+    "shown_input",
+    "shown_problem",
+    "shown_text",
+    "shown_value",
+]
 
 _SHOWN = reprlib.Repr()  # (keyword arguments need Python 3.12)
 _SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 80
@@ -54,3 +61,21 @@ def shown_input(value: object, limit: int = SHOWN_TEXT_MAX) -> str:
     if isinstance(value, str):
         return shown_text(value, limit)
     return terminal_safe(shown_value(value))
+
+
+# The most characters a problem's whole text runs to (shown_problem): a path at the system's
+# limit (4,096 bytes) quoted once, with room for what is wrong and the fix.
+PROBLEM_TEXT_MAX = 6_000
+
+
+def shown_problem(message: str, limit: int = PROBLEM_TEXT_MAX) -> str:
+    """A problem's whole text, its middle cut past limit characters: it starts with what is
+    wrong and ends with the fix, so both stay. The one bound for the refusals that quote a
+    path or key as they build it (storage.containment's PathTraversalError, the store's
+    MemoryValidationError, the memory tool's MemoryCommandError, the extraction sandbox's
+    denials): a 1 MB path was quoted two or three times, a 3 MB refusal (attack38)."""
+    if len(message) <= limit:
+        return message
+    half = limit // 2
+    left = len(message) - 2 * half
+    return f"{message[:half]}...[{left:,} characters left out]...{message[-half:]}"

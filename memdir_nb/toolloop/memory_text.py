@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
-from memdir_nb.spec.quoted import shown_input, shown_text, shown_value
+from memdir_nb.spec.quoted import shown_input, shown_problem, shown_text, shown_value
 from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.taxonomy import TYPE_NAMES
 from memdir_nb.spec.text import terminal_line
@@ -33,6 +33,9 @@ REPLACE_LINES_SHOWN = 100
 
 class MemoryCommandError(Exception):
     """A command the tool refuses; its text goes to the model as an error tool_result."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(shown_problem(message))  # a path the model sent is in it (attack38)
 
 
 # The commands the model may send (memory_20250818), in the order the API's documentation lists.
