@@ -12,7 +12,11 @@ from typing import Any
 
 from memdir_nb.formats.names import tilde_refusal, written_path_problem
 from memdir_nb.security import secret_scan
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import (
+    TEAM_DIRNAME,
+    TOOL_BASH_MAX_COMMAND_CHARS,
+    TOOL_BASH_MAX_COMMANDS,
+)
 from memdir_nb.spec.quoted import shown_input, shown_problem
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
@@ -63,6 +67,11 @@ def parse_bash_command(command: object) -> ParsedCommand:
     """Tokenise with shlex into segments and operators; raise BashRefused on anything unsafe or unparsable."""
     if not isinstance(command, str) or not command.strip():
         raise BashRefused("Bash needs a non-empty 'command' string")
+    if len(command) > TOOL_BASH_MAX_COMMAND_CHARS:
+        raise BashRefused(
+            f"the command is {len(command):,} characters, over the "
+            f"{TOOL_BASH_MAX_COMMAND_CHARS:,}-character limit; run a shorter one"
+        )
     if "\n" in command or "\r" in command:
         raise BashRefused("multi-line commands are not allowed; run one command at a time")
     if "`" in command or "$(" in command:
@@ -75,6 +84,11 @@ def parse_bash_command(command: object) -> ParsedCommand:
     except ValueError as exc:
         raise BashRefused(f"cannot parse the command ({exc}); refusing it") from None
     parsed = _split_on_operators(tokens)
+    if len(parsed.segments) > TOOL_BASH_MAX_COMMANDS:
+        raise BashRefused(
+            f"the command joins {len(parsed.segments):,} commands, over the limit of "
+            f"{TOOL_BASH_MAX_COMMANDS}; run fewer at a time"
+        )
     for argv in parsed.segments:
         _check_read_only_segment(list(argv))
     return parsed
