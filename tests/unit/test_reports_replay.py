@@ -232,18 +232,24 @@ def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_pat
     ] * 2
 
 
-def _windows_session(tmp_path: Path, file_path: str) -> Path:
-    """A session recorded on Windows (cwd C:\\w) whose one turn Writes file_path."""
-    w = RecordWriter("s", "C:\\w", "2026-05-01T10:00:00.000Z", seed="win")
-    w.prompt("fix the readme")
-    call = w.tool_use("Write", {"file_path": file_path, "content": "hello"})
+def _one_write_session(tmp_path: Path, cwd: str, key: str, prompt: str, file_path: str) -> Path:
+    """A session run at cwd, its transcript filed under projects/<key>, whose one turn Writes
+    file_path."""
+    w = RecordWriter("s", cwd, "2026-05-01T10:00:00.000Z", seed=key)
+    w.prompt(prompt)
+    call = w.tool_use("Write", {"file_path": file_path, "content": "noted"})
     w.response([call])
     w.result(call, f"File created successfully at: {file_path}", detail={"type": "create"})
     w.response([{"type": "text", "text": "done"}])
-    path = tmp_path / "projects" / "C--w" / "s.jsonl"
+    path = tmp_path / "projects" / key / "s.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(w.text())
     return path
+
+
+def _windows_session(tmp_path: Path, file_path: str) -> Path:
+    """A session recorded on Windows (cwd C:\\w) whose one turn Writes file_path."""
+    return _one_write_session(tmp_path, "C:\\w", "C--w", "fix the readme", file_path)
 
 
 def test_a_windows_path_outside_the_memory_dir_is_not_the_agent_writing_memory(
@@ -268,16 +274,8 @@ def test_a_windows_path_into_the_memory_dir_is_the_agent_writing_memory(tmp_path
 def _moved_project_session(tmp_path: Path, file_path: str) -> Path:
     """A session run at /mnt/d/work/radar, its transcript now filed under the project's new
     key (-srv-radar, the folder renamed since); its one turn Writes file_path."""
-    w = RecordWriter("s", "/mnt/d/work/radar", "2026-05-01T10:00:00.000Z", seed="moved")
-    w.prompt("note that the sweep runs every ten minutes")
-    call = w.tool_use("Write", {"file_path": file_path, "content": "sweeps"})
-    w.response([call])
-    w.result(call, f"File created successfully at: {file_path}", detail={"type": "create"})
-    w.response([{"type": "text", "text": "noted"}])
-    path = tmp_path / "projects" / "-srv-radar" / "s.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(w.text())
-    return path
+    prompt = "note that the sweep runs every ten minutes"
+    return _one_write_session(tmp_path, "/mnt/d/work/radar", "-srv-radar", prompt, file_path)
 
 
 def test_a_write_to_the_memory_dir_of_the_sessions_old_folder_is_the_agent_writing_memory(
