@@ -11,7 +11,8 @@ lint findings out (for speed work on the planner); --cache names another folder 
 between passes) and fails when the second plan or lint differs from the first.
 --plan-cache DIR plans with the planner's on-disk cache in DIR (dream.disk_kept): run it twice
 with the same DIR, the first run fills the cache (cold) and the second plans from it (warm);
-each must give the plans a run without it gives.
+each must give the plans a run without it gives. --plan-cache-each DIR gives each dir a cache
+folder of its own in DIR (its name), so every dir's first run is planned with an empty cache.
 
   python benchmarks/check_same_results.py --out /tmp/before.json
   python benchmarks/check_same_results.py --compare /tmp/before.json /tmp/after.json
@@ -40,6 +41,7 @@ def _lint(root: Path, now_ms: float) -> list[str]:
 
 
 PLAN_CACHE: list[Path] = []  # --plan-cache, when given
+EACH_DIR: list[Path] = []  # --plan-cache-each: each dir's cache is a folder of its own in this
 
 
 def _plan(root: Path, now_ms: float) -> dict[str, Any]:
@@ -134,6 +136,8 @@ def collect(
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, (root, now_ms) in _dirs(Path(tmp), sizes, cache).items():
+            if EACH_DIR:
+                PLAN_CACHE[:] = [EACH_DIR[0] / name]
             plan = _plan(root, now_ms)
             if repeat and _plan(root, now_ms) != plan:
                 raise SystemExit(f"{name}: a second plan in the same process differs")
@@ -174,9 +178,17 @@ def main() -> int:
     parser.add_argument(
         "--plan-cache", type=Path, help="plan with the planner's on-disk cache in this folder"
     )
+    parser.add_argument(
+        "--plan-cache-each",
+        type=Path,
+        help="as --plan-cache, each dir's cache a folder of its own in this one (so every dir's "
+        "first run finds an empty cache)",
+    )
     args = parser.parse_args()
     if args.plan_cache is not None:
         PLAN_CACHE.append(args.plan_cache)
+    if args.plan_cache_each is not None:
+        EACH_DIR.append(args.plan_cache_each)
     if args.compare:
         a, b = (json.loads(p.read_text()) for p in args.compare)
         return 1 if compare(a, b) else 0

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.kernels import ipc_kernel_flags
+
 REPO = Path(__file__).resolve().parent.parent
 BINDER = REPO / "binder"
 BADGE_TARGETS = ("notebooks/00_tour.ipynb", "notebooks/dashboard.ipynb")
@@ -146,22 +148,24 @@ def test_fresh_venv_from_binder_requirements_runs_the_tour(tmp_path: Path) -> No
 
     out = tmp_path / "tour_executed.ipynb"
     env["HOME"] = str(tmp_path / "home")  # keep the run's Jupyter config and runtime files out of ~
-    _run(
-        [
-            str(venv / "bin" / "jupyter"),
-            "nbconvert",
-            "--to",
-            "notebook",
-            "--execute",
-            "--ExecutePreprocessor.timeout=300",
-            "--ExecutePreprocessor.kernel_name=python3",
-            "--output",
-            str(out),
-            str(REPO / "notebooks" / "00_tour.ipynb"),
-        ],
-        cwd=REPO,
-        env=env,
-    )
+    with ipc_kernel_flags() as kernel_flags:
+        _run(
+            [
+                str(venv / "bin" / "jupyter"),
+                "nbconvert",
+                "--to",
+                "notebook",
+                "--execute",
+                "--ExecutePreprocessor.timeout=300",
+                "--ExecutePreprocessor.kernel_name=python3",
+                *kernel_flags,
+                "--output",
+                str(out),
+                str(REPO / "notebooks" / "00_tour.ipynb"),
+            ],
+            cwd=REPO,
+            env=env,
+        )
     executed = json.loads(out.read_text(encoding="utf-8"))
     errors = [
         o

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import nbformat
 import pytest
 from nbclient.exceptions import CellTimeoutError
 
-from tests.support.kernels import execute_notebook
+from tests.support.kernels import execute_notebook, ipc_kernel_flags
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -33,6 +35,36 @@ def test_a_kernel_talks_over_unix_sockets_in_a_folder_of_its_own() -> None:
     assert len(os.fsencode(ip)) + len("-99999") < 108  # a Unix socket path's limit
     assert not Path(ip).parent.exists()  # the folder goes with the client
     assert not Path(f"/proc/{pid}").exists()  # and the kernel was shut down, not left running
+
+
+def test_a_jupyter_app_given_the_flags_starts_its_kernel_on_unix_sockets(tmp_path: Path) -> None:
+    """The flags the browser tests' servers and the Binder run pass reach the kernel they start."""
+    book = tmp_path / "ask.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_ASK_TRANSPORT)])
+    nbformat.write(nb, book)
+    jupyter = Path(sys.executable).parent / "jupyter"
+    with ipc_kernel_flags() as flags:
+        folder = Path(flags[1].split("=", 1)[1]).parent
+        subprocess.run(
+            [
+                str(jupyter),
+                "nbconvert",
+                "--to",
+                "notebook",
+                "--execute",
+                "--inplace",
+                *flags,
+                str(book),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+            env={**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")},
+        )
+        assert folder.is_dir()
+    transport, ip, _pid = nbformat.read(book, as_version=4).cells[0].outputs[0]["text"].split()
+    assert (transport, Path(ip).parent) == ("ipc", folder)
+    assert not folder.exists()  # the folder goes when the flags' block ends
 
 
 def test_a_cell_past_its_timeout_stops_the_run() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -10,6 +9,7 @@ from pathlib import Path
 from typing import assert_never
 
 from memdir_nb.clock import system_clock_ms
+from memdir_nb.formats.file_diff import unified_file_diff
 from memdir_nb.formats.frontmatter_window import header_block_end
 from memdir_nb.formats.index import upsert_index_entry, with_added_lines
 from memdir_nb.formats.index_batch import IndexText, fit_index
@@ -190,21 +190,12 @@ class ConsolidationPlan:
         return _simulate(self, _approved(self, approve))
 
     def diff(self, approve: Collection[str | PlanAction] | None = None) -> str:
-        """A unified diff of every file the (approved) actions would change."""
-        out: list[str] = []
-        for rel, after in sorted(self.result(approve).items()):
-            before = self.snapshot.get(rel)
-            a = (before or "").splitlines(keepends=True)
-            b = (after or "").splitlines(keepends=True)
-            out.extend(
-                difflib.unified_diff(
-                    a,
-                    b,
-                    f"a/{rel}" if before is not None else "/dev/null",
-                    f"b/{rel}" if after is not None else "/dev/null",
-                )
-            )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+        """A unified diff of every file the (approved) actions would change (formats.file_diff:
+        lines split where the loader splits them; a file created or trashed is `/dev/null`)."""
+        return "".join(
+            unified_file_diff(self.snapshot.get(rel), after, rel)
+            for rel, after in sorted(self.result(approve).items())
+        )
 
 
 def _sha(data: bytes) -> str:

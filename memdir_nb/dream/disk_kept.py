@@ -111,6 +111,15 @@ def _as_pairs(value: Any, size: int) -> Pairs | None:
     return tuple(pairs)
 
 
+def _records(scores: dict[str, str]) -> str:
+    """A `p` entry's value: each partner's digits and its "1" or "0", in order. Most entries
+    hold no "1" (a cold plan's 1,558 first members in the bench dir: 148 pairs reach), and
+    their value is the partners joined by "0"."""
+    if scores and "1" not in scores.values():
+        return "0".join(scores) + "0"
+    return "".join(chain.from_iterable(scores.items()))
+
+
 class _Kept(Protocol):
     """What KnownTypes reads of a planned memory (dream.compare._Mem)."""
 
@@ -130,6 +139,7 @@ class KnownTypes:
         self.pairs: list[tuple[int, int]] = []
         self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
         self.shas = [m.sha for m in mems]
+        self.all_hashed = all(self.shas)
         self.cuts: list[str] = []  # each hash's first PARTNER_CHARS, once a pair is keyed
         self.reached: list[tuple[int, int]] = []  # candidates kept as reaching the threshold
         self.changed: set[str] = set()  # the first members of the candidates with no score
@@ -186,6 +196,10 @@ class KnownTypes:
         shas, scores, now, disk = self.shas, self.scores, self.now, self.disk
         cuts = self.cuts or [sha[:PARTNER_CHARS] for sha in shas]
         self.cuts = cuts
+        # a lookup at the first pair would read the scores' file: when it holds nothing, none
+        # of them can find a score
+        if candidates and self.all_hashed and not disk.holds_scores():
+            return self._none_kept(candidates)
         todo: list[tuple[int, int]] = []
         for pair in candidates:
             i, j = pair
@@ -207,6 +221,22 @@ class KnownTypes:
                 self.reached.append(pair)
         return todo
 
+    def _none_kept(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """unscored when every memory's hash is known and the scores' file holds no entry (a
+        cold cache), so no lookup could find one: every candidate is to be scored, and each is
+        recorded as "0" for now, as unscored records it."""
+        shas, cuts, scores, now, changed = self.shas, self.cuts, self.scores, self.now, self.changed
+        for i, j in candidates:
+            a, b = shas[i], shas[j]
+            first, other = (b, cuts[i]) if b < a else (a, cuts[j])
+            entry = now.get(first)
+            if entry is None:
+                entry = now[first] = {}
+                scores[first] = {}  # as read: nothing
+                changed.add(first)
+            entry[other] = "0"
+        return list(candidates)
+
     def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """found (the pairs unscored gave that reached the threshold) and `reached`; keeps the
         new scores, each first member's entry holding its candidates in this plan."""
@@ -216,8 +246,7 @@ class KnownTypes:
             if a and b:
                 first, other = (b, cuts[i]) if b < a else (a, cuts[j])
                 now[first][other] = "1"
-        for first in self.changed:
-            self.disk.put_scores(first, now[first])
+        self.disk.put_scores((first, now[first]) for first in self.changed)
         return [*found, *self.reached]
 
     def store(self, found: list[tuple[int, int]]) -> None:
@@ -262,6 +291,8 @@ class PlanCache:
 
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
+        if not self.file.holds_earlier():
+            return None  # a cold file: only this plan's own puts, which plan._HEADS holds
         value = self.file.get("h" + sha)  # a list of three as written, or not used
         if not (isinstance(value, list) and len(value) == 3):
             return None
@@ -286,6 +317,10 @@ class PlanCache:
             )
         return self.pairs_file
 
+    def holds_scores(self) -> bool:
+        """Whether the scores' file holds any entry: when not, `scores` finds none."""
+        return len(self._pairs()) > 0
+
     def scores(self, sha: str) -> dict[str, str]:
         """The kept scores of the contradiction pairs whose first member's hash is sha: the
         other's PARTNER_CHARS hex digits -> "1" when the pair reaches the threshold, else "0"."""
@@ -297,11 +332,14 @@ class PlanCache:
         cut = PARTNER_CHARS
         return {value[k : k + cut]: value[k + cut] for k in range(0, len(value), cut + 1)}
 
-    def put_scores(self, sha: str, scores: dict[str, str]) -> None:
-        value = "".join(chain.from_iterable(scores.items()))
-        self._pairs().put("p" + sha, value)
+    def put_scores(self, firsts: Iterable[tuple[str, dict[str, str]]]) -> None:
+        """Keep each (sha, its scores as `scores` gives them), in one pass."""
+        entries = [("p" + sha, _records(scores)) for sha, scores in firsts]
+        if not entries:
+            return  # the file is not read for nothing (an unchanged dir's plan)
+        self._pairs().put_many(entries)
         if self.log is not None:
-            self.log.append((PAIRS_FILENAME, "p" + sha, value))
+            self.log.extend((PAIRS_FILENAME, key, value) for key, value in entries)
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""

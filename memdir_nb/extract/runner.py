@@ -111,16 +111,18 @@ class ToolRunner:
         """Check the call with the sandbox, then run it; refusals and failures become error results.
 
         Nothing raises out of here: any exception a check or a tool raises becomes an error result.
+        Every result passes _clip, refusals and failures too: they quote the model's own input
+        (a path, a tool name), and a 1 MB one came back whole (attack38).
         """
         try:
             verdict = can_use_tool(name, tool_input, self.memory_dir)
         except Exception as exc:  # a malformed call must not take the agent loop down
-            return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, None)
+            return ToolOutcome(_clip(f"{name} failed: {type(exc).__name__}: {exc}"), True, None)
         if not verdict.allowed:
             self.refused.append(
                 (name, dict(tool_input) if isinstance(tool_input, Mapping) else {}, verdict.reason)
             )
-            return ToolOutcome(f"Permission denied: {verdict.reason}", True, verdict)
+            return ToolOutcome(_clip(f"Permission denied: {verdict.reason}"), True, verdict)
         try:
             handler = getattr(self, f"_tool_{str(name).lower()}")
             self._cap_error = None
@@ -130,9 +132,9 @@ class ToolRunner:
                 return ToolOutcome(_clip(f"{text}\n\n{cap_error}"), True, verdict)
             return ToolOutcome(_clip(text), False, verdict)
         except ReadRefused as exc:
-            return ToolOutcome(f"{name} refused: {exc}", True, verdict)
+            return ToolOutcome(_clip(f"{name} refused: {exc}"), True, verdict)
         except Exception as exc:
-            return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, verdict)
+            return ToolOutcome(_clip(f"{name} failed: {type(exc).__name__}: {exc}"), True, verdict)
 
     def _pop_cap_error(self) -> str | None:
         """The over-cap error the last write recorded, cleared for the next call."""

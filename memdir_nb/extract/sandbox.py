@@ -12,7 +12,12 @@ from typing import Any
 
 from memdir_nb.formats.names import tilde_refusal, written_path_problem
 from memdir_nb.security import secret_scan
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import (
+    TEAM_DIRNAME,
+    TOOL_BASH_MAX_COMMAND_CHARS,
+    TOOL_BASH_MAX_COMMANDS,
+)
+from memdir_nb.spec.quoted import shown_input, shown_problem
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.name_twins import new_name_twin
@@ -40,7 +45,7 @@ class ToolVerdict:
 
 
 def _deny(reason: str) -> ToolVerdict:
-    return ToolVerdict(False, reason)
+    return ToolVerdict(False, shown_problem(reason))  # it may quote the model's path (attack38)
 
 
 class BashRefused(ValueError):
@@ -62,6 +67,11 @@ def parse_bash_command(command: object) -> ParsedCommand:
     """Tokenise with shlex into segments and operators; raise BashRefused on anything unsafe or unparsable."""
     if not isinstance(command, str) or not command.strip():
         raise BashRefused("Bash needs a non-empty 'command' string")
+    if len(command) > TOOL_BASH_MAX_COMMAND_CHARS:
+        raise BashRefused(
+            f"the command is {len(command):,} characters, over the "
+            f"{TOOL_BASH_MAX_COMMAND_CHARS:,}-character limit; run a shorter one"
+        )
     if "\n" in command or "\r" in command:
         raise BashRefused("multi-line commands are not allowed; run one command at a time")
     if "`" in command or "$(" in command:
@@ -74,6 +84,11 @@ def parse_bash_command(command: object) -> ParsedCommand:
     except ValueError as exc:
         raise BashRefused(f"cannot parse the command ({exc}); refusing it") from None
     parsed = _split_on_operators(tokens)
+    if len(parsed.segments) > TOOL_BASH_MAX_COMMANDS:
+        raise BashRefused(
+            f"the command joins {len(parsed.segments):,} commands, over the limit of "
+            f"{TOOL_BASH_MAX_COMMANDS}; run fewer at a time"
+        )
     for argv in parsed.segments:
         _check_read_only_segment(list(argv))
     return parsed
@@ -172,7 +187,8 @@ def check_memory_write(
         return _deny(f"{tool_name} needs a 'file_path' string")
     if not os.path.isabs(raw):
         return _deny(
-            f"{tool_name} file_path {raw!r} must be absolute (inside {os.fspath(memory_dir)})"
+            f"{tool_name} file_path {shown_input(raw)} must be absolute (inside "
+            f"{os.fspath(memory_dir)})"
         )
     mem = os.fspath(memory_dir)
     try:
@@ -218,7 +234,7 @@ def can_use_tool(
 ) -> ToolVerdict:
     """The extraction sandbox: which tool calls may run, with the reason."""
     if not isinstance(tool_input, Mapping):
-        return _deny(f"{tool_name} input must be an object")
+        return _deny(f"{shown_input(tool_name)} input must be an object")
     if tool_name in READ_TOOLS:
         return ToolVerdict(True, f"{tool_name} is read-only")
     if tool_name == "Bash":
@@ -226,6 +242,6 @@ def can_use_tool(
     if tool_name in WRITE_TOOLS:
         return check_memory_write(tool_name, tool_input, memory_dir)
     return _deny(
-        f"tool {tool_name!r} is not available to the memory extractor "
+        f"tool {shown_input(tool_name)} is not available to the memory extractor "
         "(only Read, Grep, Glob, read-only Bash, and Write/Edit inside the memory dir)"
     )

@@ -1,8 +1,10 @@
 """The unified diff a command shows of a file it rewrites, or would: one home.
 
 The guide's rule for a command that rewrites a person's file: keep the old one, and show the
-change. `rebuild-index` (its `--dry-run` preview and what it wrote, lefts37) and `import
---overwrite` (each file it replaces, its `--dry-run` too, lefts37b) print this diff.
+change. `rebuild-index` (its `--dry-run` preview and what it wrote, lefts37), `import
+--overwrite` (each file it replaces, its `--dry-run` too, lefts37b; a conflict's preview,
+lefts38) and a dream plan (`ConsolidationPlan.diff`, lefts38: a file the plan creates or moves
+to the trash is `/dev/null` on that side, as git shows it) print this diff.
 
 Lines are split where the loader ends one (``\\n``, ``\\r\\n`` or a lone ``\\r``:
 `index_caps.index_file_lines`), never at the other characters `str.splitlines` breaks at. The
@@ -28,16 +30,21 @@ DIFF_SHOWN_LINE_CHARS = 300  # of one line of it
 DIFF_MAX_BYTES = 512 * 1024  # either side past this: sizes, not a diff
 
 
-def _diff_lines(old: str, new: str, label: str) -> list[str]:
-    """The unified diff's lines, each ending in a newline (a lone CR end shown, then one)."""
+def _diff_lines(old: str | None, new: str | None, label: str) -> list[str]:
+    """The unified diff's lines, each ending in a newline (a lone CR end shown, then one).
+    None: no file on that side (`/dev/null`)."""
     lines = difflib.unified_diff(
-        index_file_lines(old), index_file_lines(new), f"a/{label}", f"b/{label}"
+        index_file_lines(old or ""),
+        index_file_lines(new or ""),
+        "/dev/null" if old is None else f"a/{label}",
+        "/dev/null" if new is None else f"b/{label}",
     )
     return [line if line.endswith("\n") else line + "\n" for line in lines]
 
 
-def unified_file_diff(old: str, new: str, label: str) -> str:
-    """A unified diff of old against new, ``a/label`` and ``b/label`` ('' when they match).
+def unified_file_diff(old: str | None, new: str | None, label: str) -> str:
+    """A unified diff of old against new, ``a/label`` and ``b/label`` ('' when they match);
+    None on a side: the file does not exist there, named `/dev/null` (created, or removed).
 
     Every line ends in a newline, the last one too, so the next thing printed starts a line.
     """

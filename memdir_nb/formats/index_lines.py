@@ -104,6 +104,13 @@ _TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
 # keep `- file.md: hook` lines write indexes of nothing else (realdata33). Read as a backticked
 # name is: a pointer for every reader, never removed by a tool when its file is missing.
 _BARE_MD = re.compile(r"(?P<target>[^\s`\[\]()<>|*:,;]+\.md)(?![\w.])", re.IGNORECASE)
+# The same name in underscore emphasis, `__NAME.md__` or `_NAME.md_`, as `**NAME.md**` is read
+# (_LINE_LEAD drops a leading `*`, and `_` is a file name's character, so it cannot be dropped
+# there): the run that opens it closes it right after `.md`. A name that only starts with an
+# underscore (`_drafts.md`, `__init__.md`) has no closing run and is read as it is (lefts38).
+_UNDERSCORED_MD = re.compile(
+    r"(?P<em>__?)(?P<target>[^\s`\[\]()<>|*:,;]+?\.md)(?P=em)(?![\w.])", re.IGNORECASE
+)
 URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 _HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
 # What puts a link target in <angle brackets>: a parenthesis or whitespace. On str patterns
@@ -231,7 +238,8 @@ def _find_entry(line: str) -> _Found | None:
         return _Found(ticked.group("target"), a, b, ticked.end(), None, "ticked")
     if ticked is None:  # a plain name opening the line: `- feedback_tone.md: hook`
         lead = _LINE_LEAD.match(line)
-        bare = _BARE_MD.match(line, lead.end() if lead else 0)
+        at = lead.end() if lead else 0
+        bare = _UNDERSCORED_MD.match(line, at) or _BARE_MD.match(line, at)
         if (
             bare is not None
             and is_md_target(bare.group("target"))

@@ -25,6 +25,8 @@ from memdir_nb.spec.shown_names import lone_surrogates_shown
 # state kept per character, whatever the string's length.
 _BARE_STRING = re.compile(r'"[^"]*"')
 _NOT_BRACKET_BYTES = bytes(range(256)).translate(None, b"[]{}")  # delete-table for bytes.translate
+_VALUE_MARKS = (",", ":", "[", "{")  # what each value after the first follows (value_count)
+_VALUE_MARK_BYTES = tuple(mark.encode() for mark in _VALUE_MARKS)
 _BRACKET_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
@@ -124,10 +126,31 @@ def value_count(text: str) -> int:
     What bounds the memory a parse takes: each value is a Python object of 24 to 72 bytes, so
     16 MB of `[],[],...` made 5.6 million lists, 441 MB (§43), where its bytes cap said 16 MB.
     """
-    if sum(map(text.count, ",:[{")) == 0:
+    if sum(map(text.count, _VALUE_MARKS)) == 0:
         return 1
     structure = _outside_strings(text)
-    return 1 + sum(map(structure.count, (b",", b":", b"[", b"{")))
+    return 1 + sum(map(structure.count, _VALUE_MARK_BYTES))
+
+
+def value_count_over(text: str | bytes, limit: int) -> int | None:
+    """value_count(text) when it is over limit, else None (bytes read as UTF-8); the exact
+    count only when a cheap bound cannot rule it out.
+
+    Every value but the first follows a comma, colon, `[` or `{` somewhere in the text, so one
+    plus their count over the whole text, strings included, is never under value_count: a text
+    within limit that way is within it, and its strings need not be taken out. Each mark is a
+    character, so a text shorter than limit is within it without a count.
+    """
+    if len(text) < limit:
+        return None
+    if isinstance(text, str):
+        marks = sum(map(text.count, _VALUE_MARKS))
+    else:
+        marks = sum(map(text.count, _VALUE_MARK_BYTES))
+    if 1 + marks <= limit:
+        return None
+    count = value_count(text if isinstance(text, str) else text.decode("utf-8", errors="replace"))
+    return count if count > limit else None
 
 
 def loads_bounded(
@@ -203,7 +226,7 @@ def _checked_text(
     if max_values is None:
         max_values = max(1, max_bytes // JSON_BYTES_PER_VALUE)
     # A text of fewer bytes than the cap has values can be under it whatever it holds.
-    if len(text) >= max_values and (count := value_count(text)) > max_values:
+    if len(text) >= max_values and (count := value_count_over(text, max_values)) is not None:
         raise JSONLimitError(
             f"{what} holds up to {count:,} values, over the limit of {max_values:,}; it was not "
             "read"

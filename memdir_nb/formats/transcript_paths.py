@@ -92,11 +92,15 @@ class MemoryPaths:
         memory_dir: str | os.PathLike[str],
         cwd: str | None = None,
         extra_roots: Sequence[str] = (),
+        other_keys: Sequence[str] = (),
     ):
+        """other_keys: project keys besides the dir's own whose ``…/projects/<key>/memory``
+        paths are this dir too (a moved home's old key; see home.sessions.former_keys)."""
         given = slashed(os.fspath(memory_dir))
         root = posixpath.normpath(given if rooted(given) else slashed(os.path.abspath(given)))
         self.roots = [r.rstrip("/") + "/" for r in (root, *map(slashed, extra_roots))]
-        self._key = key_fold(posixpath.basename(posixpath.dirname(root)))
+        own = posixpath.basename(posixpath.dirname(root))
+        self._keys = frozenset(map(key_fold, (own, *other_keys)))
         self._dirname = posixpath.basename(root)
         self.cwd = slashed(cwd) if cwd else None
 
@@ -130,7 +134,7 @@ class MemoryPaths:
             rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
             if not rel:
                 parts = project_memory_parts(path, self._dirname)
-                rel = next((rest for key, rest in parts if key_fold(key) == self._key), "")
+                rel = next((rest for key, rest in parts if key_fold(key) in self._keys), "")
         rel = posixpath.normpath(rel) if rel else ""
         if not rel or rel == "." or rel.startswith("../") or rel == "..":
             return None

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import Session, cli_agent_kind
-from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
@@ -276,6 +276,25 @@ def _folder_named(projects: Path, key: str) -> str:
     except OSError:
         return key
     return next((name for name in names if key_fold(name) == key_fold(key)), key)
+
+
+def former_keys(session: Session, memory_dir: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The key the session's recorded working folder had, when memory_dir is the dir beside
+    its transcript's project folder and that folder now has another name.
+
+    A home copied to another machine (or a CLAUDE_CONFIG_DIR inside a project that moved) files
+    the session under the new key, while its tool calls still name ``…/projects/<old key>/
+    memory/…``, the key of the folder it ran in as recorded: those paths are this dir. Empty
+    for any other dir (given by hand, a git root's) and for no working folder or a relative one.
+    """
+    cwd = session.cwd
+    if not session.path or not cwd or not rooted(slashed(cwd)):
+        return ()
+    folder = _project_folder(session.path)
+    if Path(os.path.abspath(memory_dir)).parent != folder:
+        return ()
+    key = sanitize_path(cwd)
+    return (key,) if key_fold(key) != key_fold(folder.name) else ()
 
 
 # A transcript names as many keys as its tool calls do (thousands in a long session), so the

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from memdir_nb.spec.text import shown_value
+from memdir_nb.spec.quoted import shown_value
 
 # Key -> the JSON type it must have; checked at load time so a UI can show a clear problem.
 MEMORY_SETTINGS_TYPES: dict[str, type] = {

@@ -64,10 +64,10 @@ class HistoryRefs:
     def report(self, c: Collector) -> None:
         """Commit ids, or a list of three or more PR references, reported as git history."""
         if self.shas:
+            ids = list(dict.fromkeys(s for _, s in self.shas))  # an id named twice, listed once
             c.add(
                 "derivable-git-history",
-                f"git commit ids ({c.quote(', '.join(s for _, s in self.shas[:3]), 200)}) are git "
-                "history",
+                f"git commit ids ({c.quote(', '.join(ids[:3]), 200)}) are git history",
                 "use git log / git blame; keep only the decision or incident they explain",
                 self.shas[0][0],
             )

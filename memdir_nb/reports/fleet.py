@@ -38,6 +38,7 @@ from memdir_nb.storage.archive import ArchiveError, ExportReport
 from memdir_nb.storage.archive import export_archive as pack_archive
 from memdir_nb.storage.fsutil import check_replaceable, fsync_dir, fsync_file, side_stem
 from memdir_nb.storage.index_files import loaded_index_references
+from memdir_nb.storage.index_rebuild import binary_memory_files
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"
@@ -129,7 +130,11 @@ def _rows_for_dir(
     for h in contents.headers:
         by_scope.setdefault(h.scope, []).append(h.filename)
     owners = agent_index_owners(found.path, files)
-    expected = index_should_list(contents.indexes, by_scope, owners)
+    # binary files no index should list (spec.text.is_not_text, lint's rule): only the files
+    # no index lists are read, as the rebuild reads the ones it would add (lefts38)
+    unlisted = [f for f in files if f not in referenced]
+    not_text = binary_memory_files(found.path, unlisted)
+    expected = index_should_list(contents.indexes, by_scope, owners, not_text)
     project = found.project_path or found.key
     rows = []
     stale = not_in_index = 0

@@ -38,7 +38,8 @@ from memdir_nb.formats.memory_timeline import (
 )
 from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.formats.session_model import Session, Turn
-from memdir_nb.home.sessions import read_session
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
+from memdir_nb.home.sessions import former_keys, read_session
 from memdir_nb.recall.base import Selector
 from memdir_nb.recall.explain_selection import selection_explanation
 from memdir_nb.recall.find import recall_memories
@@ -261,15 +262,31 @@ def iter_replay(
         selector = make_selector(OFFLINE_DEFAULT)
     label = str(getattr(selector, "name", type(selector).__name__))
     current, notes = current_memory(root)
-    paths = MemoryPaths(root, session.cwd)
+    moved_from = former_keys(session, root)
+    paths = MemoryPaths(root, session.cwd, other_keys=moved_from)
     timeline = build_timeline(session, paths, current)
-    decisions = _Decisions(session, recorded_memory_dir(timeline, root), turns_between)
+    recorded = recorded_memory_dir(timeline, root)
+    decisions = _Decisions(session, recorded, turns_between)
     notes.extend(_session_notes(session))
+    notes.extend(_moved_note(session, recorded, moved_from))
     replay = SessionReplay(session, root, label, [], None, notes + timeline.notes)
     rows = _rows(
         replay, timeline, current, paths, selector, decisions, now_ms, progress=progress, keep=keep
     )
     return StreamedReplay(replay, rows)
+
+
+def _moved_note(session: Session, recorded: str, moved_from: tuple[str, ...]) -> list[str]:
+    """Say so when the session's calls name the dir under the key its working folder had
+    (home.sessions.former_keys): the header names the dir beside the transcript."""
+    folded = {key_fold(key) for key in moved_from}
+    if not any(key_fold(key) in folded for key, _ in project_memory_parts(recorded)):
+        return []
+    return [
+        f"the session's own calls name this memory dir as {terminal_line(recorded)}, under the "
+        f"key of the folder it ran in ({terminal_line(session.cwd or '')}): its home was "
+        "moved or its project folder renamed since, and those calls are read as this dir's"
+    ]
 
 
 def _session_notes(session: Session) -> list[str]:

@@ -155,7 +155,8 @@ def _weekday_anchored(line: str, start: int, end: int) -> bool:
 
 
 def _set_apart(line: str, start: int, end: int, quoted: list[tuple[int, int]]) -> bool:
-    """Whether the phrase at line[start:end] is quoted, or is "today" used as a possessive."""
+    """Whether the phrase at line[start:end] is quoted (or in inline code: _line_hits passes
+    both as quoted), or is "today" used as a possessive."""
     if any(q0 <= start < q1 for q0, q1 in quoted):
         return True
     return line[end : end + 2] in _POSSESSIVE and line[start:end].lower() == "today"
@@ -191,12 +192,15 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order.
 
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
-    _QUOTED), nor "today's", nor a phrase capitalised inside a sentence (_in_a_title) or joined
-    to a word by a hyphen (_in_a_compound).
+    _QUOTED) or in inline code (`getDate/Tomorrow` is a name, which the rewrite leaves as
+    written, so lint does not ask for one), nor "today's", nor a phrase capitalised inside a
+    sentence (_in_a_title) or joined to a word by a hyphen (_in_a_compound).
     """
     if _LABEL_LINE.match(line):
         return
     quoted = [m.span() for m in _QUOTED.finditer(line)] if '"' in line or "\u201c" in line else []
+    if "`" in line:
+        quoted += [m.span() for m in _INLINE_CODE.finditer(line)]
     spans: list[tuple[int, int, str]] = []
     found = _PHRASE_LOWER.finditer(line.lower()) if line.isascii() else _PHRASE.finditer(line)
     for m in found:
@@ -361,9 +365,9 @@ def names_a_span(line: str, start: int, phrase: str) -> bool:
 def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
     """Replace resolvable relative dates outside code with absolute ones.
 
-    Returns (new text, ["'yesterday' -> '2026-03-27'", ...]). Fenced and inline code are left
-    alone, and so are what find_relative_dates does not report (headings, blockquotes, quoted
-    words, "today's"); a bare weekday ("Thursday") is reported by find_relative_dates but not
+    Returns (new text, ["'yesterday' -> '2026-03-27'", ...]). Fenced code is left alone, and so
+    is what find_relative_dates does not report (headings, blockquotes, quoted words, inline
+    code, "today's"); a bare weekday ("Thursday") is reported by find_relative_dates but not
     rewritten, since it is as often a recurring day as a date.
     """
     changes: list[str] = []
@@ -383,11 +387,10 @@ def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
 
 
 def _convert_line(line: str, today: _dt.date, changes: list[str]) -> str:
-    code = [m.span() for m in _INLINE_CODE.finditer(line)] if "`" in line else []
     result: list[str] = []
     pos = 0
-    for start, end, phrase in _line_hits(line):
-        if _BARE_WEEKDAY.fullmatch(phrase) or any(c0 <= start < c1 for c0, c1 in code):
+    for start, end, phrase in _line_hits(line):  # none in inline code (see there)
+        if _BARE_WEEKDAY.fullmatch(phrase):
             continue
         if names_a_span(line, start, phrase):
             continue

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import reprlib
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -362,19 +361,6 @@ def plural(n: int, word: str, many: str | None = None) -> str:
             word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
         )
     return f"{n:,} {many}"
-
-
-_SHOWN = reprlib.Repr()  # (keyword arguments need Python 3.12)
-_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 80
-_SHOWN.maxlist = _SHOWN.maxdict = 6
-
-
-def shown_value(value: object) -> str:
-    """A value quoted in a problem's text, as repr shows it but cut: a string past 80
-    characters keeps its ends around '...', a list or an object its first six entries. A
-    settings value of the wrong type is quoted back, and the file may hold 1 MB of it (the
-    warning was one line of 1 MB; attack round 25)."""
-    return _SHOWN.repr(value)
 
 
 def first_few(names: Sequence[str], limit: int, rest: str = "more") -> str:

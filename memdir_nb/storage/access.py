@@ -19,6 +19,7 @@ import stat as _stat
 from typing import Literal
 
 from memdir_nb.formats.names import depth_problem
+from memdir_nb.spec.quoted import shown_text
 from memdir_nb.spec.records import Record, field
 from memdir_nb.storage.containment import is_real_path_within, real_path, symlink_loop_words
 
@@ -263,9 +264,9 @@ def _named_refusal(shown: str, exc: OSError) -> OSError:
         return ReadRefused("not-regular", shown, f"{shown} is not a regular file")
     if exc.errno == errno.ENOTDIR:
         return MissingFile("missing", shown, f"{shown} does not exist", exc.errno)
-    return ReadRefused(
-        "unreadable", shown, f"{shown} cannot be read: {exc.strerror or exc}", exc.errno or 0
-    )
+    # a caller's path of any length (too long for the system) is quoted cut (attack38)
+    reason = f"{shown_text(shown)} cannot be read: {exc.strerror or exc}"
+    return ReadRefused("unreadable", shown, reason, exc.errno or 0)
 
 
 class ContainedReader:

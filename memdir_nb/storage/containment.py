@@ -21,6 +21,7 @@ import stat
 import unicodedata
 
 from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
+from memdir_nb.spec.quoted import shown_problem
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.storage.real_paths import (
     MAX_SYMLINKS_FOLLOWED,
@@ -70,7 +71,7 @@ class PathTraversalError(ValueError):
     """A path or key that could leave the directory it must stay in; `.rule` says which check fired."""
 
     def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(shown_problem(message))  # a 1 MB key was quoted whole (attack38)
         self.rule = rule
 
 
@@ -374,6 +375,10 @@ def _validate_within(
             f"Path {raw!r} resolves to {resolved!r}, outside the {label} {base_with_sep!r}.",
         )
 
+    # A path no file system takes is refused before the walk up its ancestors: 300,000 short
+    # folders (600 KB, under any byte cap a caller has) kept the walk busy for 90 s (attack38).
+    check_path_length(resolved, base_with_sep)
+
     # Pass 2: follow symlinks on the deepest existing ancestor, for both the target and the
     # base (the configured base may itself be a symlink; its target is then the real base).
     real_target = realpath_deepest_existing(resolved)
@@ -384,7 +389,6 @@ def _validate_within(
             f"Path {raw!r} escapes the {label} through a symlink: it really points to "
             f"{real_target!r}, outside {real_base!r}. Remove the symlink or write elsewhere.",
         )
-    check_path_length(resolved, base_with_sep)
     return resolved
 
 

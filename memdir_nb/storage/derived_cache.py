@@ -29,10 +29,11 @@ import contextlib
 import json
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.formats.jsonio import loads_bounded, value_count
+from memdir_nb.formats.jsonio import loads_bounded, value_count_over
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.fsutil import (
     OWNER_FILE_MODE,
@@ -120,6 +121,17 @@ class DerivedCache:
         self._used[key] = value
         self._new = True
 
+    def put_many(self, entries: Sequence[tuple[str, Any]]) -> None:
+        """put each (key, value), in order."""
+        if entries:
+            self._used.update(entries)
+            self._new = True
+
+    def holds_earlier(self) -> bool:
+        """Whether any entry read from the file (or kept by the last save) is still unused: when
+        not, `get` finds only what this process used or put since."""
+        return bool(self._old)
+
     def __len__(self) -> int:
         return len(self._old) + len(self._used)
 
@@ -157,7 +169,9 @@ class DerivedCache:
 
     def _too_big(self, data: bytes) -> bool:
         """Whether the reader would refuse data: over max_bytes or max_values."""
-        return len(data) > self.max_bytes or value_count(data.decode("ascii")) > self.max_values
+        if len(data) > self.max_bytes:
+            return True
+        return value_count_over(data, self.max_values) is not None
 
     def _encode(self, entries: dict[str, Any]) -> bytes:
         doc = {_KIND: self.kind, "version": self.version, "entries": entries}

@@ -4,7 +4,9 @@ Each file it replaces carries the diff of its old text against the archive's
 (`formats.file_diff.bounded_file_diff`, the diff `rebuild-index` prints of the index it
 rewrites): the guide's rule for a command that rewrites a person's file is to keep the old one
 (`.trash/import-*`) and show the change, in the dry run and in the real run's report
-(lefts37b). Names are shown by `spec.shown_names.terminal_name`, the text by `terminal_safe`.
+(lefts37b). A conflict left alone (no `--overwrite`) shows the same diff as a preview, so a
+person sees what `--overwrite` would replace before passing it (lefts38). Names are shown by
+`spec.shown_names.terminal_name`, the text by `terminal_safe`.
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ class ImportReport:
     refused: list[RefusedEntry] = field(default_factory=list)
     trash_dir: str | None = None  # where replaced files went (relative to the memory dir)
     dry_run: bool = False
-    # each replaced file's diff, old against the archive's (bounded; its name shown by
-    # terminal_name): the guide's rule, a command that rewrites a person's file shows the change
+    # each replaced (or conflicting: a preview) file's diff, old against the archive's (bounded;
+    # its name shown by terminal_name): a command that rewrites a person's file shows the change
     diffs: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -69,10 +71,10 @@ def classify_entry(
     if current == data:
         report.unchanged.append(name)
         return "unchanged"
+    old = b"" if current is NOT_A_REGULAR_FILE else current
+    report.diffs[name] = bounded_file_diff(old, data, terminal_name(name))
     if overwrite:
         report.replaced.append(name)
-        old = b"" if current is NOT_A_REGULAR_FILE else current
-        report.diffs[name] = bounded_file_diff(old, data, terminal_name(name))
         return "replaced"
     report.conflicts.append(name)
     return "conflict"
@@ -93,6 +95,9 @@ def format_import_report(report: ImportReport) -> str:
             f"conflict: {terminal_name(name)} exists with other content; left alone (pass --overwrite to "
             "replace it, the old file going to .trash/)"
         )
+        if report.diffs.get(name):  # a preview: what --overwrite would change
+            lines.append(f"what --overwrite would change in {terminal_name(name)}:")
+            lines.append(terminal_safe(report.diffs[name]).removesuffix("\n"))
     for name in report.replaced:
         kept = f" (old file in {terminal_name(f'{report.trash_dir}/{name}')})"
         done = "would replace" if report.dry_run else "replaced"

@@ -13,7 +13,7 @@ import errno
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -162,11 +162,13 @@ def _heading_describer(folder: Path) -> Callable[[MemoryHeader], str]:
     return describe
 
 
-def _not_text(folder: Path, added: tuple[str, ...]) -> frozenset[str]:
-    """The files of added that are binary (spec.text.is_not_text, read as lint reads them:
-    their first MEMORY_FILE_READ_MAX_BYTES). Only the files a rebuild would add are read,
-    so a rebuild that adds nothing reads no memory file whole. One gone or refused since
-    the scan is left to the merge (its line is as harmless as the scan's header)."""
+def binary_memory_files(folder: Path, added: Iterable[str]) -> frozenset[str]:
+    """The files of added (paths relative to folder) that are binary (spec.text.is_not_text,
+    read as lint reads them: their first MEMORY_FILE_READ_MAX_BYTES): index_should_list's
+    not_text for a caller that did not lint, the rebuild and reports.fleet (lefts38). Only
+    the files asked about are read, so a rebuild that adds nothing reads no memory file whole.
+    One gone or refused since the scan is not in it (its line is as harmless as the scan's
+    header)."""
     reader = ContainedReader(folder)
     out = set()
     for rel in added:
@@ -226,7 +228,7 @@ def plan_index_rebuild(
     headers = [h for h in report.headers if h.filename not in nested]
     find, describe = _target_finder(folder), _heading_describer(folder)
     merged = merge_index(old, headers, find, drop_dangling=drop_dangling, describe=describe)
-    binary = _not_text(folder, merged.added)
+    binary = binary_memory_files(folder, merged.added)
     if binary:  # no line for a file no reader can read as a memory (lint's `not-text`)
         kept = [h for h in headers if h.filename not in binary]
         merged = merge_index(old, kept, find, drop_dangling=drop_dangling, describe=describe)

@@ -32,6 +32,7 @@ from memdir_nb.spec import constants, timestamps
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.log_lock import StepLogsLock
 
 
 def is_dir_at(dfd: int, name: str) -> bool:
@@ -372,12 +373,30 @@ def set_aside(root_fd: int) -> str:
     return name
 
 
-def recover_journal(root_fd: int) -> list[str]:
+def _record_parts(rec: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The paths one change record names, each split into its parts."""
+    names = [rec["path"]] if rec["op"] == "write" else [rec["src"], rec["dst"]]
+    return [tuple(name.split("/")) for name in names]
+
+
+def recover_journal(root_fd: int, real_root: str | None = None) -> list[str]:
     """Repair after a crash: roll an unfinished step back, or finish a committed one; what was done.
 
+    A repair that renames a daily log's backup back, or drops it, is a store step like any
+    other: given the dir's real path, it takes the daily-log lock (storage.log_lock) before it
+    touches anything when the journal names a path under logs/, so an append waits for it
+    rather than landing in a file about to be replaced; released when the repair is done.
     A corrupt journal is not replayed (its records cannot be trusted): it is renamed to
     .memdir.journal.corrupt-<time>, kept for a person to read, and the store goes on.
     """
+    logs_lock = StepLogsLock(real_root)
+    try:
+        return _recover(root_fd, logs_lock)
+    finally:
+        logs_lock.release()
+
+
+def _recover(root_fd: int, logs_lock: StepLogsLock) -> list[str]:
     try:
         found = _read_journal(root_fd)
     except CorruptJournal as exc:
@@ -389,6 +408,8 @@ def recover_journal(root_fd: int) -> list[str]:
     if found is None:
         return []
     records, committed = found
+    for parts in (p for rec in records for p in _record_parts(rec)):
+        logs_lock.hold_for(root_fd, parts)  # taken once, before the first change
     if committed:
         finish_records(root_fd, records)
         done = [f"finished a committed step ({len(records)} change(s)) interrupted before cleanup"]

@@ -8,7 +8,9 @@ that came between the two was refused ("a hard link"), one that came after the r
 the new file, which a rollback of the step then replaced, and one that came between the step's
 last check and its backup link went into the old file only. So a step takes this lock too, the
 first time it names a path under logs/, and holds it until it ends (`StoreTransaction.close`):
-the append waits for the step, then lands in whatever the step left. Lock order: the store lock,
+the append waits for the step, then lands in whatever the step left. The repair of a killed step
+(storage.journal.recover_journal) takes it too when its journal names a daily log, and lets it go
+once the repair is done (lefts38). Lock order: the store lock,
 then this one; an append takes only this one, so neither waits for the other in a circle.
 """
 

@@ -19,6 +19,7 @@ from memdir_nb.formats.names import (
     tilde_problem,
 )
 from memdir_nb.security import secret_scan
+from memdir_nb.spec.quoted import shown_problem
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
@@ -36,6 +37,9 @@ MAX_SLUG_CHARS = 60
 
 class MemoryValidationError(ValueError):
     """Bad input to the store; the message names the problem and the fix. Nothing was written."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(shown_problem(str(message)))  # a 1 MB filename was quoted whole
 
 
 class MemoryNotFoundError(MemoryValidationError):

@@ -104,7 +104,7 @@ class StoreTransaction:
             self._lock_fd = lock_at(
                 self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s, real_root
             )
-            self.recovered = recover_journal(self._root_fd)
+            self.recovered = recover_journal(self._root_fd, real_root)  # with the logs' lock
         except BaseException:
             self.close()
             raise

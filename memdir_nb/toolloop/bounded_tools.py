@@ -12,6 +12,7 @@ read in bounded chunks and the whole process group is killed past the byte cap o
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import selectors
@@ -37,7 +38,12 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.text import terminal_line, terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
-from memdir_nb.storage.containment import is_real_path_within, real_path
+from memdir_nb.storage.containment import (
+    PathTraversalError,
+    check_path_length,
+    is_real_path_within,
+    real_path,
+)
 
 __all__ = [
     "PipelineResult",
@@ -66,6 +72,10 @@ class ToolReader:
     def read(self, path: str | os.PathLike[str], cap: int) -> ReadResult:
         """At most cap bytes of path; raises ReadRefused (an OSError) with the reason."""
         full = os.path.abspath(os.fspath(path))
+        try:  # no file has a longer path; resolving 300,000 folders took 25 s (attack38)
+            check_path_length(full, "")
+        except PathTraversalError as exc:
+            raise ReadRefused("unreadable", full, str(exc), errno.ENAMETOOLONG) from None
         if self._under_memory(full):
             return self.memory.read(full, cap)
         return self.anywhere.read(full, cap)

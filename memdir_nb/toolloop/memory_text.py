@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
+from memdir_nb.spec.quoted import shown_input, shown_problem, shown_text, shown_value
 from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.taxonomy import TYPE_NAMES
-from memdir_nb.spec.text import shown_value, terminal_line
+from memdir_nb.spec.text import terminal_line
 
 if TYPE_CHECKING:
     from memdir_nb.storage.link_report import LinksLeft
@@ -33,6 +34,9 @@ REPLACE_LINES_SHOWN = 100
 class MemoryCommandError(Exception):
     """A command the tool refuses; its text goes to the model as an error tool_result."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(shown_problem(message))  # a path the model sent is in it (attack38)
+
 
 # The commands the model may send (memory_20250818), in the order the API's documentation lists.
 COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
@@ -41,7 +45,9 @@ COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
 
 
 def must_start_with_root(path: object) -> MemoryCommandError:
-    return MemoryCommandError(f"Path must start with {ROOT}, got: {path}")
+    """The reference's refusal of a path outside /memories, the path quoted cut (shown_input):
+    a 1 MB path, list or object came back whole (attack38)."""
+    return MemoryCommandError(f"Path must start with {ROOT}, got: {shown_input(path)}")
 
 
 def unknown_command(name: object) -> MemoryCommandError:
@@ -254,11 +260,13 @@ def replace_once(path: str, content: str, old: str, new: str) -> tuple[str, str]
     count = content.count(old)
     if count == 0:
         raise MemoryCommandError(
-            f"No replacement was performed, old_str `{old}` did not appear verbatim in {path}."
+            f"No replacement was performed, old_str `{shown_text(old)}` did not appear verbatim "
+            f"in {path}."
         )
     if count > 1:
         raise MemoryCommandError(
-            f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
+            f"No replacement was performed. Multiple occurrences of old_str `{shown_text(old)}` "
+            "in lines: "
             f"{_occurrence_lines(content, old, count)}. Please ensure it is unique"
         )
     changed = content[: content.find(old)].count("\n")
@@ -296,7 +304,7 @@ def insert_at(content: str, line: object, text: str) -> str:
         lines.pop()
     if not isinstance(line, int) or isinstance(line, bool) or line < 0 or line > len(lines):
         raise MemoryCommandError(
-            f"Invalid `insert_line` parameter: {line}. It should be within the range "
+            f"Invalid `insert_line` parameter: {shown_input(line)}. It should be within the range "
             f"[0, {len(lines)}]."
         )
     lines.insert(line, text.rstrip("\n"))

@@ -192,6 +192,24 @@ def test_the_line_end_rule_sees_a_replace_chain() -> None:
     assert sum(isinstance(n, ast.Call) and _rewrites_a_cr(n) for n in ast.walk(tree)) == 2
 
 
+def test_only_file_diff_makes_a_unified_diff() -> None:
+    """A diff a command shows of a file it rewrites (rebuild-index, import, a dream plan) is
+    formats.file_diff's: lines split where the loader splits them, bounded where it must be.
+    The dream plan kept its own difflib call over str.splitlines (lefts38)."""
+    callers = [
+        f"{name}:{call.lineno} {dotted}"
+        for name, tree in _modules()
+        if name != "memdir_nb.formats.file_diff"
+        for dotted, call in _calls(tree)
+        if dotted.startswith("difflib.")
+    ] + [
+        f"{name}: from difflib import"
+        for name, tree in _modules()
+        if _imported_names(tree, "difflib")
+    ]
+    assert callers == []
+
+
 def test_only_spec_text_escapes_html() -> None:
     """Every HTML value a widget builds from data goes through spec.text.html_safe (`&`, `<`,
     `>` and both quotes); a second escaper would drift from it (one that left `'` as it is
@@ -417,6 +435,7 @@ def test_every_home_named_here_exists() -> None:
         "memdir_nb.formats.frontmatter",
         "memdir_nb.clock",
         "memdir_nb.spec.text",
+        "memdir_nb.formats.file_diff",
         CONSTANTS,
         *OPENS_OUTSIDE_STORAGE,
         *RAW_STREAM_USERS,

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.kernels import ipc_kernel_flags
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 ARTIFACTS = REPO / "artifacts" / "browser"
@@ -116,6 +118,27 @@ def jupyter_env(root: Path) -> dict[str, str]:
     return env
 
 
+@contextlib.contextmanager
+def serve(args: list[str], cwd: Path, env: dict[str, str], log: Path, ready: str) -> Iterator[None]:
+    """Run a Jupyter app (args, with its kernels on ipc sockets) until the block ends, once
+    ready answers; its output goes to log, shown if it dies or never answers."""
+    with ipc_kernel_flags() as kernel_flags:
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(
+                [*args, *kernel_flags],
+                cwd=cwd,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            wait_for_http(ready, proc, log)
+            yield
+        finally:
+            stop(proc)
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = find_chromium()
@@ -179,29 +202,11 @@ def serve_voila(memory_dir: Path, root: Path) -> Iterator[str]:
     port = free_port()
     env = jupyter_env(root)
     env["MEMDIR_NB_DIR"] = str(memory_dir)
-    log = root / "voila.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(BIN / "voila"),
-                "notebooks/dashboard.ipynb",
-                "--no-browser",
-                f"--port={port}",
-                "--Voila.ip=127.0.0.1",
-                "--Voila.open_browser=False",
-            ],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
     url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_for_http(url, proc, log)
+    args = [str(BIN / "voila"), "notebooks/dashboard.ipynb", "--no-browser", f"--port={port}"]
+    args += ["--Voila.ip=127.0.0.1", "--Voila.open_browser=False"]
+    with serve(args, REPO, env, root / "voila.log", url):
         yield url
-    finally:
-        stop(proc)
 
 
 @pytest.fixture(scope="session")
@@ -228,34 +233,22 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
     tour.write_text(json.dumps(nb), encoding="utf-8")
     port = free_port()
     token = "memdir-nb-browser-test"
-    log = root / "lab.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(BIN / "jupyter"),
-                "lab",
-                "--no-browser",
-                f"--port={port}",
-                "--ServerApp.ip=127.0.0.1",
-                f"--IdentityProvider.token={token}",
-                f"--ServerApp.root_dir={work}",
-                "--allow-root",
-                # keep Lab off the network: no news feed, no update check, no PyPI extension manager
-                "--LabApp.news_url=",
-                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-                "--LabApp.extension_manager=readonly",
-                # as `make lab` starts it (fresh38: the shim printed a DeprecationWarning)
-                "--ServerApp.jpserver_extensions=notebook_shim=False",
-            ],
-            cwd=work,
-            env=jupyter_env(root),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
     base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(f"{base}/api/status?token={token}", proc, log)
+    args = [
+        str(BIN / "jupyter"),
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={work}",
+        "--allow-root",
+        # keep Lab off the network: no news feed, no update check, no PyPI extension manager
+        "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+        # as `make lab` starts it (fresh38: the shim printed a DeprecationWarning)
+        "--ServerApp.jpserver_extensions=notebook_shim=False",
+    ]
+    with serve(args, work, jupyter_env(root), root / "lab.log", f"{base}/api/status?token={token}"):
         yield f"{base}/lab/tree/notebooks/00_tour.ipynb?token={token}"
-    finally:
-        stop(proc)

@@ -542,3 +542,48 @@ def test_a_view_range_json_reads_as_infinity_is_refused_in_the_tools_words(
     assert got.startswith("ERROR: view_range must be two line numbers") and len(got) < 400, got[
         :200
     ]
+
+
+# attack38: a value the model sent, quoted back in a refusal, is cut (spec/quoted.shown_input)
+HUGE = "x" * 1_000_000
+TWICE = "q" * 2_000  # held twice by the file: the "Multiple occurrences" refusal quotes it
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"command": "view", "path": "/etc/" + HUGE},
+        {"command": "view", "path": ["a"] * 100_000},
+        {"command": "create", "path": {"a": HUGE}, "file_text": USER},
+        {"command": "str_replace", "path": "/memories/user_a.md", "old_str": HUGE, "new_str": "y"},
+        {"command": "str_replace", "path": "/memories/user_a.md", "old_str": TWICE, "new_str": "y"},
+        {
+            "command": "insert",
+            "path": "/memories/user_a.md",
+            "insert_line": HUGE,
+            "insert_text": "x",
+        },
+        {"command": "rename", "old_path": "/tmp/" + HUGE, "new_path": "/memories/b.md"},
+    ],
+    ids=["path", "path-list", "path-object", "old_str", "old_str-twice", "insert_line", "old_path"],
+)
+def test_a_refusal_quotes_what_the_model_sent_cut_never_whole(
+    tool: MemdirMemoryTool, command: dict[str, Any]
+) -> None:
+    text = USER + f"{TWICE}\n{TWICE}\n"
+    assert answer(tool, command="create", path="/memories/user_a.md", file_text=text)
+    out = answer(tool, **command)
+    assert out.startswith("ERROR: ") and len(out) < 1_000
+    assert "characters left out" in out or "..." in out
+
+
+def test_a_refusal_quotes_a_short_value_as_the_reference_does_with_controls_escaped(
+    tool: MemdirMemoryTool,
+) -> None:
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    out = answer(tool, command="view", path="/etc/passwd")
+    assert out == "ERROR: Path must start with /memories, got: /etc/passwd"
+    out = answer(
+        tool, command="str_replace", path="/memories/user_a.md", old_str="a\x1b[2J", new_str="b"
+    )
+    assert "\x1b" not in out and "old_str `a\\x1b[2J`" in out

@@ -48,6 +48,21 @@ def notebook_client(nb: NotebookNode, **kwargs: Any) -> Iterator[NotebookClient]
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextmanager
+def ipc_kernel_flags() -> Iterator[list[str]]:
+    """Command-line flags that put a Jupyter app's kernels on ipc sockets in a folder of their own.
+
+    For the programs a test starts as a child (a Jupyter or Voila server, `jupyter nbconvert`):
+    each kernel such a program starts gets its sockets under a fresh folder, as a
+    `notebook_client` kernel does, so it never takes a TCP port another worker was just given.
+    """
+    folder = tempfile.mkdtemp(prefix="nbk-", dir=_socket_parent())
+    try:
+        yield ["--KernelManager.transport=ipc", f"--KernelManager.ip={folder}/k"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def execute_notebook(nb: NotebookNode, **kwargs: Any) -> NotebookNode:
     """nb, executed in place in a fresh ipc kernel (kwargs as NotebookClient takes them)."""
     with notebook_client(nb, **kwargs) as client:

@@ -140,3 +140,15 @@ def test_a_grep_note_naming_a_file_is_one_line_whatever_its_name(tmp_path: Path)
     lines = out.split("\n")
     assert forged not in lines and not any(ln.startswith(forged) for ln in lines), out
     assert any("big\\x0a" + forged in ln and ln.startswith("[only the first") for ln in lines)
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_a_read_of_a_path_no_file_system_takes_is_refused_before_it_is_resolved(
+    tmp_path: Path, where: str
+) -> None:
+    """attack38: Read of 300,000 one-letter folders (600 KB) resolved the path one folder at
+    a time, 25 s of CPU for one refused call."""
+    base = f"{tmp_path}/" if where == "inside" else "/"
+    with pytest.raises(OSError, match="the limit is"):
+        ToolReader(tmp_path).read(base + "a/" * 300_000 + "b.md", 1_000)

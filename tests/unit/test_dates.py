@@ -160,6 +160,16 @@ def test_finder_reports_line_span_and_phrase_in_reading_order() -> None:
     assert "Ship tomorrow, review"[first.start : first.end] == "tomorrow"
 
 
+def test_a_word_inside_inline_code_is_a_name_and_no_relative_date() -> None:
+    """A helper named `loadDay/Tomorrow` or a flag `--since yesterday` in backticks is code,
+    which the rewrite leaves alone; lint asked for a date there (real38: an agent's note on
+    two date helpers), so the finder skips it too. The same word outside the backticks is one."""
+    line = "Times were fine (`loadDay/Tomorrow` share one zone); run `tool --since yesterday`."
+    assert find_relative_dates(line) == []
+    hits = find_relative_dates(line + " Retry tomorrow.")
+    assert [h.phrase for h in hits] == ["tomorrow"]
+
+
 def test_convert_rewrites_outside_code_and_lists_each_change() -> None:
     text, changes = convert_relative_dates(
         "Decided yesterday, ship in 2 weeks, `today` stays, demo Friday.\n```\ntoday\n```",

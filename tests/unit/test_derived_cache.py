@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.formats import jsonio
 from memdir_nb.storage.derived_cache import DerivedCache
 
 
@@ -117,6 +118,32 @@ def test_a_file_that_would_pass_the_value_cap_keeps_its_newer_half(tmp_path: Pat
     kept = json.loads(path.read_bytes())["entries"]
     assert "k39" in kept and "k00" not in kept and len(kept) * 4 <= 100
     assert _cache(path, values=100).get("k39") == [39, 39]  # the reader takes what was written
+
+
+def test_a_file_within_the_value_cap_by_its_marks_alone_is_written_without_a_string_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cap is checked by a count of commas, colons, `[` and `{` first (strings included, so
+    never under the exact count): a cold plan's two files were scanned for strings on every
+    save. Past that bound, the exact count decides: strings full of commas keep every entry."""
+    real = jsonio._outside_strings
+    path = tmp_path / "derived.json"
+    cache = _cache(path, values=100)
+    for n in range(10):
+        cache.put(f"k{n}", [n, "x"])
+
+    def scanned(text: str) -> bytes:
+        raise AssertionError("the strings were taken out")
+
+    monkeypatch.setattr(jsonio, "_outside_strings", scanned)
+    cache.save()
+    assert len(json.loads(path.read_bytes())["entries"]) == 10
+    monkeypatch.setattr(jsonio, "_outside_strings", real)
+    for n in range(10):
+        cache.put(f"k{n}", [n, ",:[{" * 5])  # 200 marks inside strings, 39 values outside
+    cache.save()
+    assert len(json.loads(path.read_bytes())["entries"]) == 10
+    assert _cache(path, values=100).get("k9") == [9, ",:[{" * 5]
 
 
 def test_a_symlink_at_the_files_name_is_neither_read_nor_written_through(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from memdir_nb.dream.actions import ConsolidationPlan
 from memdir_nb.dream.disk_kept import CACHE_FILENAME, PAIRS_FILENAME, PlanCacheWarning
 from memdir_nb.dream.kept import BlockResults
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.storage.derived_cache import DerivedCache
 
 NOW_MS = 1_790_000_000_000.0
 REPO = Path(__file__).resolve().parents[2]
@@ -305,6 +306,7 @@ def test_an_unwritable_cache_root_is_said_once_and_the_plan_goes_on(
 _CHILD = """
 import json, sys
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.storage.derived_cache import DerivedCache
 plan = plan_consolidation(sys.argv[1], now_ms=float(sys.argv[3]), cache_dir=sys.argv[2])
 print(json.dumps([repr(a) for a in plan.actions]))
 """
@@ -543,3 +545,72 @@ def test_a_damaged_pairs_file_changes_no_plan_of_a_changed_dir(
         _edit(root, "body", n)
     assert _plan(monkeypatch, root, cache) == _plan(monkeypatch, root)
     assert json.loads(pairs.read_text(encoding="utf-8"))["kind"] == disk_kept.PAIRS_KIND
+
+
+def test_a_cold_cache_looks_up_no_pair_score_and_keeps_what_a_lookup_each_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty scores' file gives no score: a cold plan records its candidates without a
+    lookup for each first member (1,558 in the 2,000-file bench dir), and writes the very
+    files, byte for byte, that looking each up writes."""
+    root = _build(tmp_path / "memory", seed=7)
+    bare = _plan(monkeypatch, root)
+    looked = _Counted(monkeypatch, disk_kept.PlanCache, "scores")
+    assert _plan(monkeypatch, root, tmp_path / "cold") == bare
+    assert looked.calls == 0
+    monkeypatch.setattr(disk_kept.PlanCache, "holds_scores", lambda self: True)
+    assert _plan(monkeypatch, root, tmp_path / "each") == bare
+    assert looked.calls > 0
+    for name in (CACHE_FILENAME, PAIRS_FILENAME):
+        cold = (tmp_path / "cold" / name).read_bytes()
+        assert cold == (tmp_path / "each" / name).read_bytes()
+    assert len(json.loads(cold)["entries"]) > 5
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.text(alphabet="0123456789abcdef", min_size=32, max_size=32),
+            st.sampled_from(["0", "1"]),
+            min_size=1,
+            max_size=6,
+        ),
+        max_size=5,
+    )
+)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_pair_scores_read_back_as_put_whether_or_not_a_pair_reaches(
+    tmp_path: Path, firsts: list[dict[str, str]]
+) -> None:
+    """put_scores writes an entry with no "1" in a shorter way (the partners joined by "0"):
+    every entry reads back in the next process as it was put, in order."""
+    cache = tmp_path / f"c{len(list(tmp_path.iterdir()))}"
+    shas = [f"{n:064x}" for n in range(len(firsts))]
+    disk = disk_kept.PlanCache(cache, "scorer")
+    disk.put_scores(zip(shas, firsts, strict=True))
+    disk.save()
+    later = disk_kept.PlanCache(cache, "scorer")
+    for sha, scores in zip(shas, firsts, strict=True):
+        assert list(later.scores(sha).items()) == list(scores.items())
+
+
+def test_a_cold_plan_looks_up_no_header_in_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file read empty holds no header: a cold plan parses each header without a lookup, and
+    a warm one finds them all."""
+    root = _build(tmp_path / "memory", seed=8)
+    bare = _plan(monkeypatch, root)
+    real = DerivedCache.get
+    asked: list[str] = []
+
+    def get(self: Any, key: str) -> Any:
+        asked.append(key)
+        return real(self, key)
+
+    monkeypatch.setattr(DerivedCache, "get", get)
+    assert _plan(monkeypatch, root, tmp_path / "cache") == bare
+    assert not [key for key in asked if key.startswith("h")]
+    parsed = _Counted(monkeypatch, plan_module, "core_header")
+    assert _plan(monkeypatch, root, tmp_path / "cache") == bare
+    assert len([key for key in asked if key.startswith("h")]) >= 30 and parsed.calls == 0

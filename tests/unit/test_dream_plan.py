@@ -154,6 +154,28 @@ def test_only_project_memories_get_absolute_dates(project_memdir: Path) -> None:
     assert dates[0].summary == "project_note.md: 'tomorrow' -> '2026-03-28'"
 
 
+def test_a_plan_diff_splits_lines_where_the_loader_does_as_every_file_diff(
+    project_memdir: Path,
+) -> None:
+    # lefts38: DreamPlan.diff kept its own difflib call over str.splitlines, which also breaks
+    # at a form feed and U+2028: a line the loader reads as one was shown as two removed lines
+    # the file does not have. It is formats.file_diff's diff now, as rebuild-index and import's.
+    write_memory(
+        project_memdir,
+        "project_note.md",
+        name="Freeze note",
+        description="when the freeze starts",
+        type="project",
+        body="The freeze starts tomorrow.\x0cSee page two.\u2028Ask Ana.",
+        age_days=1,
+        now_ms=PLAN_NOW,
+    )
+    diff = plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff()
+    old = "The freeze starts tomorrow.\x0cSee page two.\u2028Ask Ana.\n"
+    assert "\n-" + old in diff and "\n+" + old.replace("tomorrow", "2026-03-28") in diff, diff
+    assert "\n-See page two." not in diff and "\n-Ask Ana." not in diff
+
+
 def test_a_checkout_s_tied_times_drop_project_pointers_lowest_first_and_no_heading_is_left_empty(
     project_memdir: Path,
 ) -> None:

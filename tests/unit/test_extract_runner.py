@@ -234,3 +234,22 @@ def test_a_write_that_renames_a_memory_names_the_links_left_and_one_that_does_no
         assert f"{memdir}/{linking}" in out.content
     assert "user_potter" not in out.content and len(runner.notes) == 1
     assert "[[firing-calendar]]" in (memdir / "feedback_glaze.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        ("Write", {"file_path": "x" * 1_000_000, "content": "a"}),
+        ("Read", {"file_path": "/" + "x" * 1_000_000}),
+        ("Nope" + "x" * 1_000_000, {"file_path": "a"}),
+        ("Nope" + "x" * 1_000_000, "not an object"),
+    ],
+    ids=["relative-write-path", "read-path-too-long", "unknown-tool", "unknown-tool-bad-input"],
+)
+def test_a_refusal_quotes_the_models_input_cut_never_whole(
+    memdir: Path, call: tuple[str, object]
+) -> None:
+    """attack38: each came back as a 1 MB error result, the model's input echoed whole."""
+    name, tool_input = call
+    out = ToolRunner(memdir).run(name, tool_input)  # type: ignore[arg-type]  # a hostile call
+    assert out.is_error and len(out.content) < 1_500

@@ -183,3 +183,13 @@ def test_a_write_or_edit_of_a_tilde_file_already_there_is_allowed(memdir: Path) 
     assert can_use_tool("Write", {"file_path": target, "content": "x"}, memdir).allowed
     edit = {"file_path": target, "old_string": "x", "new_string": "y"}
     assert can_use_tool("Edit", edit, memdir).allowed
+
+
+def test_a_bash_command_past_its_length_or_its_command_count_is_refused_before_it_runs() -> None:
+    """attack38: a 600 KB path held shlex for 20 s before anything was checked, and 20,000
+    `| cat` started processes until the file descriptors ran out (55 s)."""
+    long = can_use_tool("Bash", {"command": "cat " + "a/" * 300_000}, "/tmp")
+    assert not long.allowed and "32,000-character limit" in long.reason
+    many = can_use_tool("Bash", {"command": "cat a.md" + " | cat" * 64}, "/tmp")
+    assert not many.allowed and "65 commands" in many.reason
+    assert can_use_tool("Bash", {"command": "cat a.md" + " | cat" * 63}, "/tmp").allowed

@@ -239,6 +239,22 @@ def test_not_in_index_counts_a_file_only_where_its_scope_has_an_index_as_lint_an
     assert counts() == (3, 3, 3)  # an index that lists neither leaves both out
 
 
+def test_not_in_index_leaves_out_a_binary_file_as_lint_and_analysis_do(tmp_path: Path) -> None:
+    # lefts38: the index rule skips a binary file (spec.text.is_not_text: no reader can read it
+    # as a memory, so no index should list it); fleet still counted one as not in the index
+    w = make_world(tmp_path / "w", repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "feedback_unlisted.md", index=False)
+    (mem / "reference_dump.md").write_bytes(b"PK\x03\x04\x00\x00binary\x00")
+    result = export_parquet([w.claude_home], tmp_path / "out", now_ms=NOW_MS)
+    (row,) = pq.read_table(result.dirs_path).to_pylist()
+    lint = lint_memory_dir(mem, now_ms=NOW_MS, progress=False)
+    found = sum(f.rule == "not-in-index" for f in lint)
+    assert any(f.rule == "not-text" for f in lint)
+    assert (row["not_in_index"], len(summarize(mem, now_ms=NOW_MS).orphans), found) == (1, 1, 1)
+
+
 def _inside(where: str, tmp_path: Path, homes: list[Path]) -> Path:
     notes = tmp_path / "notes"
     notes.mkdir(exist_ok=True)

@@ -32,3 +32,11 @@ def test_a_file_past_the_diff_size_gives_its_sizes_and_a_long_line_is_cut() -> N
     long = "y" * (DIFF_SHOWN_LINE_CHARS + 50)
     diff = bounded_file_diff(b"a\n", f"{long}\n".encode(), "n.md")
     assert f"+{'y' * (DIFF_SHOWN_LINE_CHARS - 1)}… (51 more characters)\n" in diff
+
+
+def test_a_side_with_no_file_is_dev_null_as_a_dream_plan_shows_a_created_or_trashed_file() -> None:
+    created = unified_file_diff(None, "new\n", "team/a.md")
+    assert created.startswith("--- /dev/null\n+++ b/team/a.md\n") and created.endswith("+new\n")
+    removed = unified_file_diff("old\n", None, "a.md")
+    assert removed.startswith("--- a/a.md\n+++ /dev/null\n") and removed.endswith("-old\n")
+    assert unified_file_diff("", "", "a.md") == unified_file_diff(None, "", "a.md") == ""

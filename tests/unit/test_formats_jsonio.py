@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memdir_nb.formats import jsonio
 from memdir_nb.formats.jsonio import (
     JSONLimitError,
     dumps_output,
@@ -19,6 +20,7 @@ from memdir_nb.formats.jsonio import (
     nesting_depth,
     raw_decode,
     value_count,
+    value_count_over,
 )
 from memdir_nb.spec.text import terminal_safe
 
@@ -189,6 +191,42 @@ def test_values_are_counted_outside_strings_and_over_the_cap_are_refused_unparse
     assert loads_bounded("[[],[]]", max_bytes=100, max_values=5) == [[], []]
     with pytest.raises(JSONLimitError, match="over the limit of 4"):
         loads_bounded("[[],[]]", max_bytes=100, max_values=4)
+
+
+_MARKED = st.text(alphabet=st.sampled_from(',:[{"\\ab'), max_size=12)  # strings full of marks
+_MARKED_JSON = st.recursive(
+    st.none() | st.integers() | _MARKED,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_MARKED, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@given(_MARKED_JSON, st.integers(min_value=0, max_value=60), st.booleans())
+def test_a_count_past_a_limit_is_the_exact_count_whatever_the_strings_hold(
+    value: object, limit: int, as_bytes: bool
+) -> None:
+    text = json.dumps(value)
+    count = value_count(text)
+    assert value_count_over(text.encode() if as_bytes else text, limit) == (
+        count if count > limit else None
+    )
+
+
+def test_a_text_within_its_limit_by_its_marks_alone_is_not_scanned_for_strings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One plus the commas, colons, `[` and `{` of the whole text bounds the count: within the
+    limit that way, the strings are not taken out (a cache file's save and read check it)."""
+
+    def scanned(text: str) -> bytes:
+        raise AssertionError("the strings were taken out")
+
+    monkeypatch.setattr(jsonio, "_outside_strings", scanned)
+    text = json.dumps({"a": [1, 2], "b": "x,y"})  # 7 marks (one in a string), 7 values
+    assert value_count_over(text, 8) is None and value_count_over(text.encode(), 8) is None
+    assert loads_bounded(text, max_bytes=100, max_values=8) == {"a": [1, 2], "b": "x,y"}
+    with pytest.raises(AssertionError):  # past the bound: the exact count
+        value_count_over(text, 7)
 
 
 def test_without_max_values_the_cap_is_one_value_per_four_bytes_of_the_byte_cap() -> None:

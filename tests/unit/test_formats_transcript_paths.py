@@ -63,3 +63,12 @@ def test_another_projects_memory_dir_is_named_by_its_key_and_this_projects_own_i
     assert (
         other_project_memory_key("/h/.claude/projects/-h-app/memory/x.md", "/srv/mem") == "-h-app"
     )
+
+
+def test_a_key_given_besides_the_dirs_own_reads_that_keys_memory_paths_as_this_dir() -> None:
+    paths = MemoryPaths("/h/projects/-srv-work-kiln/memory", other_keys=["-media-old-kiln"])
+    moved = "/media/old/kiln/.claude_alt/projects/-media-old-kiln/memory/project_a.md"
+    assert paths.relative(moved) == "project_a.md"
+    assert paths.relative("/h/projects/-srv-work-kiln/memory/b.md") == "b.md"
+    assert paths.relative("/x/projects/-media-old-other/memory/a.md") is None
+    assert MemoryPaths("/h/projects/-srv-work-kiln/memory").relative(moved) is None

@@ -1675,6 +1675,37 @@ def test_a_bold_file_name_after_a_list_number_is_an_entry_as_after_a_list_marker
     assert added.count("KILN-LOG.md") == 1 and added.count("SHELF-MAP.md") == 1
 
 
+def test_a_file_name_in_underscore_emphasis_is_an_entry_as_in_asterisk_emphasis(
+    tmp_path: Path,
+) -> None:
+    # lefts38: `- **NAME.md** \u2014 hook` was read as the file's line, `- __NAME.md__ \u2014 hook`
+    # and `- _NAME.md_ \u2014 hook` (the same emphasis in Markdown) were not: lint called the
+    # files not-in-index and a rebuild would have added each a second line. A name that only
+    # starts with an underscore keeps it.
+    for rel in ("feedback_tone.md", "project_kiln.md", "_drafts.md", "user_role.md"):
+        (tmp_path / rel).write_text(
+            render_memory_file(rel[:-3], f"about {rel}", "user", "Text.\n"), encoding="utf-8"
+        )
+    index = (
+        "- __feedback_tone.md__ \u2014 how to answer\n"
+        "- _project_kiln.md_: the firing schedule\n"
+        "- _drafts.md \u2014 half-done notes\n"
+        "- **user_role.md** \u2014 who I am\n"
+    )
+    (tmp_path / "MEMORY.md").write_text(index, encoding="utf-8")
+    entries = [(e.target, e.hook, e.linked) for e in parse_index(index)]
+    assert entries == [
+        ("feedback_tone.md", "how to answer", False),
+        ("project_kiln.md", "the firing schedule", False),
+        ("_drafts.md", "half-done notes", False),
+        ("user_role.md", "who I am", False),
+    ]
+    assert not [f for f in lint_memory_dir(tmp_path) if f.rule == "not-in-index"]
+    assert rebuild_index(tmp_path, write=False) == index
+    moved = retarget_entry_line("- __feedback_tone.md__ \u2014 how to answer", "team/x.md")
+    assert moved == "- __team/x.md__ \u2014 how to answer"
+
+
 def test_neither_the_rebuild_nor_the_dream_adds_an_index_line_for_a_binary_file(
     real_dir: Callable[[str], Path],
 ) -> None:

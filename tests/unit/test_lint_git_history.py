@@ -22,6 +22,15 @@ def test_a_commit_id_named_as_one_is_history() -> None:
     assert "9c1e4a7b" in found.message and found.line == 1
 
 
+def test_a_commit_id_named_in_the_description_and_the_body_is_listed_once() -> None:
+    # real38: "git commit ids (bbf1cee, bbf1cee)" for one id the header and the body both name
+    (found,) = _history(
+        "description: Since commit 5e0d2a1 the form has one notes field",
+        "The notes field replaced two (commit `5e0d2a1`); cherry-picked as 7a7b3c9 later.",
+    )
+    assert "(5e0d2a1, 7a7b3c9)" in found.message and found.line == 1
+
+
 def test_three_pull_requests_make_a_list_and_two_do_not() -> None:
     (found,) = _history("Shipped as PR #41 and PR #42,", "then /pull/57 fixed the docs.")
     assert found.message == "a list of 3 PR references is git history" and found.line == 1

@@ -232,18 +232,24 @@ def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_pat
     ] * 2
 
 
-def _windows_session(tmp_path: Path, file_path: str) -> Path:
-    """A session recorded on Windows (cwd C:\\w) whose one turn Writes file_path."""
-    w = RecordWriter("s", "C:\\w", "2026-05-01T10:00:00.000Z", seed="win")
-    w.prompt("fix the readme")
-    call = w.tool_use("Write", {"file_path": file_path, "content": "hello"})
+def _one_write_session(tmp_path: Path, cwd: str, key: str, prompt: str, file_path: str) -> Path:
+    """A session run at cwd, its transcript filed under projects/<key>, whose one turn Writes
+    file_path."""
+    w = RecordWriter("s", cwd, "2026-05-01T10:00:00.000Z", seed=key)
+    w.prompt(prompt)
+    call = w.tool_use("Write", {"file_path": file_path, "content": "noted"})
     w.response([call])
     w.result(call, f"File created successfully at: {file_path}", detail={"type": "create"})
     w.response([{"type": "text", "text": "done"}])
-    path = tmp_path / "projects" / "C--w" / "s.jsonl"
+    path = tmp_path / "projects" / key / "s.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(w.text())
     return path
+
+
+def _windows_session(tmp_path: Path, file_path: str) -> Path:
+    """A session recorded on Windows (cwd C:\\w) whose one turn Writes file_path."""
+    return _one_write_session(tmp_path, "C:\\w", "C--w", "fix the readme", file_path)
 
 
 def test_a_windows_path_outside_the_memory_dir_is_not_the_agent_writing_memory(
@@ -263,6 +269,37 @@ def test_a_windows_path_into_the_memory_dir_is_the_agent_writing_memory(tmp_path
     (turn,) = replay.turns
     assert turn.agent_wrote == ["project_tabs.md"] and turn.extraction is not None
     assert turn.extraction.action == "skipped_main_agent_wrote"
+
+
+def _moved_project_session(tmp_path: Path, file_path: str) -> Path:
+    """A session run at /mnt/d/work/radar, its transcript now filed under the project's new
+    key (-srv-radar, the folder renamed since); its one turn Writes file_path."""
+    prompt = "note that the sweep runs every ten minutes"
+    return _one_write_session(tmp_path, "/mnt/d/work/radar", "-srv-radar", prompt, file_path)
+
+
+def test_a_write_to_the_memory_dir_of_the_sessions_old_folder_is_the_agent_writing_memory(
+    tmp_path: Path,
+) -> None:
+    # Claude Code keyed the memory by the folder the session ran in; the project has moved
+    # since, and its transcripts with it, but the paths they name keep the old key.
+    old = "/mnt/d/work/radar/.claude_alt/projects/-mnt-d-work-radar/memory/project_sweep.md"
+    path = _moved_project_session(tmp_path, old)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == ["project_sweep.md"] and turn.extraction is not None
+    assert turn.extraction.action == "skipped_main_agent_wrote"
+
+
+def test_a_write_to_another_projects_memory_dir_is_not_the_agent_writing_memory(
+    tmp_path: Path,
+) -> None:
+    other = "/home/ana/.claude/projects/-mnt-d-work-tides/memory/project_tides.md"
+    path = _moved_project_session(tmp_path, other)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == [] and turn.extraction is not None
+    assert turn.extraction.action == "ran"
 
 
 def test_a_turn_with_only_api_errors_still_recalls_but_is_never_extracted(tmp_path: Path) -> None:
@@ -761,3 +798,54 @@ def test_a_file_the_scan_skips_is_noted_as_left_out_of_the_replay(sample: DemoSe
     assert replay.summary().endswith(
         "\nloop.md: skipped while reading (symlink loop), so no turn sees it"
     )
+
+
+def _moved_home_session(tmp_path: Path) -> Path:
+    """A home copied to another machine and its project folder renamed with it: the transcript
+    now sits under `-srv-work-kiln`, while the session ran in /media/old/kiln with its config
+    dir inside the project, so its tool calls write `…/-media-old-kiln/memory/…`."""
+    calls_memory = "/media/old/kiln/.claude_alt/projects/-media-old-kiln/memory"
+    w = RecordWriter("moved", "/media/old/kiln", "2026-04-02T08:00:00.000Z", seed="moved")
+    w.prompt("what does the kiln controller need")
+    w.response([{"type": "text", "text": "a thermocouple reader"}])
+    w.prompt("remember that the kiln tops out at 1280 degrees")
+    call = w.tool_use(
+        "Write", {"file_path": f"{calls_memory}/project_kiln_limit.md", "content": "x"}
+    )
+    w.response([call])
+    w.result(call, "File created successfully", detail={"type": "create"})
+    w.response([{"type": "text", "text": "saved"}])
+    folder = tmp_path / "projects" / "-srv-work-kiln"
+    (folder / "memory").mkdir(parents=True)
+    (folder / "memory" / "project_kiln_limit.md").write_text(
+        "---\nname: Kiln limit\ndescription: the kiln tops out at 1280 degrees\n"
+        "type: project\n---\n\nThe kiln's ceiling is 1280 degrees.\n"
+    )
+    path = folder / "moved.jsonl"
+    path.write_text(w.text())
+    return path
+
+
+def test_a_session_of_a_moved_home_writes_its_memory_under_its_working_folders_old_key(
+    tmp_path: Path,
+) -> None:
+    path = _moved_home_session(tmp_path)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    first, second = replay.turns
+    assert first.existing == []  # the memory did not exist before the session wrote it
+    assert second.agent_wrote == ["project_kiln_limit.md"] and second.extraction is not None
+    assert second.extraction.action == "skipped_main_agent_wrote"
+    (moved,) = [n for n in replay.notes if "-media-old-kiln" in n]
+    assert "the folder it ran in (/media/old/kiln)" in moved
+
+
+def test_another_dir_given_for_a_moved_homes_session_takes_none_of_its_own_writes(
+    tmp_path: Path,
+) -> None:
+    path = _moved_home_session(tmp_path)
+    other = tmp_path / "elsewhere" / "-srv-work-other" / "memory"
+    shutil.copytree(path.parent / "memory", other)
+    replay = replay_session(path, other, now_ms=SAMPLE_NOW_MS)
+    assert [t.agent_wrote for t in replay.turns] == [[], []]
+    assert replay.turns[0].existing == ["project_kiln_limit.md"]
+    assert not [n for n in replay.notes if "-media-old-kiln" in n]

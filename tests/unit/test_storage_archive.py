@@ -22,7 +22,7 @@ from unittest import mock
 import pytest
 
 from memdir_nb.dream.apply import list_trash_batches, restore
-from memdir_nb.formats.file_diff import DIFF_SHOWN_LINES
+from memdir_nb.formats.file_diff import DIFF_SHOWN_LINES, bounded_file_diff
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
@@ -221,6 +221,22 @@ def test_import_shows_the_diff_of_each_file_it_replaces_dry_run_and_real_run(
     assert real.stdout.index(
         "replaced: reference_deploys.md (old file in .trash/"
     ) < real.stdout.index("-mine")
+
+
+def test_a_conflict_left_alone_previews_the_diff_overwrite_would_apply(tmp_path: Path) -> None:
+    # lefts38: without --overwrite the conflict was named with none of its text, so a person
+    # had to pass --overwrite (or --dry-run with it) to see what it would replace
+    archive, dst = _conflicting(tmp_path)
+    diff = bounded_file_diff(b"mine\n", GOOD.encode(), "reference_deploys.md")
+    assert diff.startswith("--- a/reference_deploys.md\n") and "\n-mine\n" in diff
+    heading = "what --overwrite would change in reference_deploys.md:\n"
+    for args in ((), ("--dry-run",)):
+        out = _cli("import", str(archive), "--dir", str(dst), *args)
+        assert out.returncode == 1 and "conflict: reference_deploys.md exists" in out.stdout
+        assert heading + diff in out.stdout, out.stdout
+        assert (dst / "reference_deploys.md").read_text() == "mine\n"
+    overwrite = _cli("import", str(archive), "--dir", str(dst), "--overwrite", "--dry-run")
+    assert "would replace: reference_deploys.md\n" + diff in overwrite.stdout  # the same diff
 
 
 def test_an_import_diff_is_capped_per_file_and_its_text_shown_safely(tmp_path: Path) -> None:

@@ -39,3 +39,16 @@ def test_plant_example_symlink_is_idempotent(tmp_path: Path) -> None:
     first = view.plant_example_symlink(tmp_path / "mem" / "team", ex)
     assert view.plant_example_symlink(tmp_path / "mem" / "team", ex) == first
     assert os.readlink(first) == str(tmp_path)
+
+
+@pytest.mark.timeout(20)
+def test_a_key_of_many_short_folders_is_checked_promptly_with_every_pass_shown(
+    tmp_path: Path,
+) -> None:
+    """attack38: a key of 300,000 one-letter folders (600 KB, typed or pasted into the
+    dashboard's check) held the kernel for 90 s: containment walked up every ancestor before
+    it looked at the path's length. It now fails at the length check, at once."""
+    team = tmp_path / "team"
+    team.mkdir()
+    steps = view.check_team_key("a/" * 300_000 + "b.md", team, run_all=True)
+    assert [s.status for s in steps].count("fail") == 1
