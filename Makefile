@@ -86,6 +86,10 @@ lab-copy:
 # Jupyter's server stops at start when it cannot make its runtime folder (connection files,
 # 0700) under HOME: "OSError: [Errno 30] Read-only file system: '<HOME>/.local'" (a read-only
 # or shared HOME, thirty-first session). Then that folder is a private temporary one for the run.
+# notebook_shim (the classic notebook's config shim, a JupyterLab dependency) is not loaded: on
+# loading it reads every attribute of the server, the deprecated ServerApp.token among them, and
+# each start printed "DeprecationWarning: ServerApp.token config is deprecated" though nothing
+# here sets it (fresh38). The lab needs no classic-notebook config.
 lab: $(STAMP) lab-copy
 	@if [ $(call shell_word,$(MEMDIR_NB_DIR)) = $(call shell_word,$(DEMO_DIR)) ]; then \
 		$(BIN)/memdir-nb demo $(call shell_word,$(DEMO_DIR)) --overwrite; \
@@ -108,7 +112,7 @@ lab: $(STAMP) lab-copy
 	echo ""; \
 	env $${runtime:+"JUPYTER_RUNTIME_DIR=$$runtime"} JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_ABS)) $(BIN)/jupyter lab $(LAB_FLAGS) \
 		--ServerApp.root_dir=$(call shell_word,$(LAB_DIR)) --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
-		--LabApp.default_url=/lab/tree/00_tour.ipynb; \
+		--LabApp.default_url=/lab/tree/00_tour.ipynb --ServerApp.jpserver_extensions=notebook_shim=False; \
 	status=$$?; [ -z "$$runtime" ] || rm -rf "$$runtime"; exit $$status
 
 lint: $(STAMP)

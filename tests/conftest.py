@@ -1604,6 +1604,24 @@ def lint_keeps_nothing_from_another_test() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def the_zone_a_demo_set_is_given_back() -> Iterator[None]:
+    """A test that opens the demo in this process (open_notebook_dir) sets TZ to UTC, as a
+    notebook's kernel on the demo is (ui.nbdir.hold_demo_zone, fresh38); the next test runs
+    in the zone the run started in."""
+    before = os.environ.get("TZ")
+    yield
+    nbdir = sys.modules.get("memdir_nb.ui.nbdir")
+    if nbdir is not None:
+        nbdir._ZONE_BEFORE_DEMO.clear()
+    if os.environ.get("TZ") != before:
+        if before is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
 @pytest.fixture
 def shared_dir() -> Iterator[Path]:
     """A folder a child dropped to uid 65534 can reach, with what the test writes readable.

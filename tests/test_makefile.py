@@ -55,6 +55,13 @@ def test_make_lab_starts_its_kernels_in_utf8_mode_whatever_the_locale() -> None:
     assert "PYTHONUTF8=1 " in line.split("jupyter lab", 1)[0]
 
 
+def test_make_lab_does_not_load_the_classic_notebook_shim() -> None:
+    # fresh38: loading notebook_shim read the server's deprecated ServerApp.token, and every
+    # `make lab` printed "DeprecationWarning: ServerApp.token config is deprecated"
+    command = dry_run("lab").split("jupyter lab", 1)[1].split(";", 1)[0]
+    assert "--ServerApp.jpserver_extensions=notebook_shim=False" in command
+
+
 def test_make_test_runs_the_notebooks_with_their_caches_outside_home() -> None:
     # a read-only HOME made the kernels warn that ~/.cache and ~/.config/matplotlib could not
     # be written, and nbval counted the warnings as changed output (fresh28)

@@ -97,3 +97,14 @@ def test_a_notebook_prints_its_stored_outputs_with_a_temp_dir_of_another_length(
     temp_dir.mkdir()
     monkeypatch.setenv("TMPDIR", str(temp_dir))
     assert visible_outputs(run_shifted(notebook, 0.0)) == visible_outputs(stored(notebook))
+
+
+def test_dates_and_timestamps_are_compared_as_they_are() -> None:
+    # fresh38: two substitutions turned every date and ISO timestamp into one word, so notebook
+    # 07's demo dates moving a day (and 'next Thursday' a week) east of UTC+12 passed nbval
+    for text in (
+        "absolute_dates  project_insurer_demo.md: 'next Thursday' -> '2026-05-28'",
+        "# Daily log 2026-06-01",
+        "- [user] user_role.md (2025-10-09T08:53:21.000Z): The user is a site reliability engineer",
+    ):
+        assert _sanitised(text) == text

@@ -114,3 +114,26 @@ def test_explanations_never_print_minus_zero(tmp_path: Path) -> None:
 @pytest.mark.parametrize("notebook", sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")))
 def test_notebook_prints_its_stored_outputs_a_year_later(notebook: str) -> None:
     assert visible_outputs(run_shifted(notebook, 400)) == visible_outputs(stored(notebook))
+
+
+@pytest.mark.slow
+def test_the_dream_notebook_prints_the_demo_s_dates_east_of_utc_plus_12(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # fresh38: in Pacific/Kiritimati (UTC+14) notebook 07 listed 2026-06-01.md, wrote the log
+    # of 2026-06-02 and resolved 'next Thursday' to 2026-06-04 (2026-05-28 in the stored
+    # outputs); nbval's date substitution hid all three
+    import nbformat
+
+    from tests.support.kernels import execute_notebook
+
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")
+    monkeypatch.delenv("MEMDIR_NB_DIR", raising=False)
+    nb = nbformat.read(NOTEBOOKS / "07_daily_logs_and_dream.ipynb", as_version=4)
+    execute_notebook(nb, timeout=600, resources={"metadata": {"path": str(NOTEBOOKS)}})
+    printed = "".join(
+        o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+    )
+    assert "2026-05-31.md" in printed and "# Daily log 2026-06-01\n" in printed
+    assert "'next Thursday' -> '2026-05-28'" in printed
+    assert "2026-06-02" not in printed and "2026-06-04" not in printed

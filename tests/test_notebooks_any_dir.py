@@ -191,3 +191,58 @@ def test_the_tours_file_count_leaves_out_the_trash(
         client.execute()
 
     assert "2 markdown files in it" in _printed(nb)
+
+
+def _bare_empty_lists(nb: Any) -> list[int]:
+    """The code cells whose result is a bare `[]`."""
+    return [
+        index
+        for index, cell in enumerate(nb.cells)
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "execute_result"
+        and out.get("data", {}).get("text/plain") == "[]"
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("stem", "said", "kept"),
+    [
+        ("00_tour", ["the ages", "the browser's rows"], []),
+        ("02_scanning_and_index", ["a malformed header"], []),
+        # cell 6's `[]` is the point: a query about nothing in the dir gets no memory
+        ("03_selection", ["the playground's turn"], [6]),
+        ("04_freshness", ["the stale memories"], []),
+        # the plan's loop printed nothing and its diff a blank line
+        ("07_daily_logs_and_dream", ["the dream plan", "the index diff"], []),
+    ],
+)
+def test_a_step_with_nothing_to_show_on_an_empty_dir_says_why_not_a_bare_empty_list(
+    stem: str,
+    said: list[str],
+    kept: list[int],
+    real_dir: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # fresh38: on an empty dir these steps showed `[]` with no word, after the opening line
+    # promised that "most steps below will say what they would show and why there is nothing"
+    memory_dir = real_dir("empty")
+    nb = _run(NOTEBOOK_DIR / f"{stem}.ipynb", memory_dir, monkeypatch)
+    printed = _printed(nb)
+    for what in said:
+        assert f"Nothing to show for {what} on {memory_dir}: " in printed
+    assert _bare_empty_lists(nb) == kept
+
+
+@pytest.mark.slow
+def test_the_tour_counts_one_markdown_file_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh38: a dir holding only its MEMORY.md printed "1 markdown files in it"
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    (memory_dir / "MEMORY.md").write_text("- [Kettle rota](kettle.md) — who descales it\n")
+    nb = _run(NOTEBOOK_DIR / "00_tour.ipynb", memory_dir, monkeypatch)
+    printed = _printed(nb)
+    assert "\n1 markdown file in it\n" in printed
+    assert "markdown files" not in printed

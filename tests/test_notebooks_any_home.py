@@ -185,3 +185,21 @@ def test_the_replay_notebook_names_the_user_s_claude_home_by_its_path(
     monkeypatch.setenv("MEMDIR_NB_DIR", str(projects / "-home-sam-src-shop" / "memory"))
     nb = run_notebook(NOTEBOOKS / "11_session_replay.ipynb", tmp_path, timeout=300)
     assert f"Claude home: {home / '.claude'}\n" in clean_printed_text(nb)
+
+
+@pytest.mark.slow
+def test_the_replay_notebook_says_why_it_replays_the_sample_for_a_dir_outside_a_claude_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh38: pointed at a memory dir outside any Claude home, it printed "Claude home: claude"
+    # and replayed the sample's sessions, with no word about the dir it was given
+    mem = tmp_path / "pottery memory"
+    add_memory(mem, "feedback_kiln.md")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    text = clean_printed_text(run_notebook(NOTEBOOKS / "11_session_replay.ipynb", NOTEBOOKS))
+    assert (
+        f"{mem} is not a project's memory dir in a Claude home (<home>/projects/<key>/memory), "
+        "so no session transcripts are kept beside it: the bundled sample is replayed instead"
+    ) in text
+    assert "Claude home: claude\n" in text

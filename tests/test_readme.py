@@ -127,6 +127,10 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / ".claude" / "projects").mkdir(parents=True)  # a machine where Claude Code has run
     env = child_env(HOME=str(home), LANG="C.UTF-8")
+    # `make lab` builds demo_memory/ (fresh38: the README's `demo ./demo_memory`, run after it,
+    # stopped with "already holds a demo memory dir")
+    made = [str(venv / "bin" / "memdir-nb"), "demo", str(work / "demo_memory"), "--overwrite"]
+    subprocess.run(made, cwd=work, env=env, capture_output=True, check=True, timeout=120)
     for command in _readme_commands():
         out = subprocess.run(
             command, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=300

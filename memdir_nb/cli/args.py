@@ -130,20 +130,51 @@ def _not_a_folder(path: str | Path, raw: str) -> str:
     return f"{raw!r} {what}{tilde_note(raw)}"
 
 
-def any_dir(raw: str) -> Path:
-    """An argparse type: an existing directory (any folder, not only a memory dir)."""
-    path = user_path(raw)
-    if not _is_kind(path, raw, stat.S_ISDIR, "an existing folder"):
-        raise argparse.ArgumentTypeError(_not_a_folder(path, raw))
-    return absolute_dir(path)
+def _not_a_file(path: str | Path, raw: str) -> str:
+    """Why path, which is no regular file, was refused: not there, or something else (a folder)."""
+    what = "is not a file" if os.path.lexists(path) else "does not exist"
+    return f"{raw!r} {what}{tilde_note(raw)}"
 
 
-def existing_file(raw: str) -> Path:
-    """An argparse type: an existing file."""
-    path = user_path(raw)  # `~` as every path argument reads it (HOME, else the passwd entry)
-    if not _is_kind(path, raw, stat.S_ISREG, "an existing file"):
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a file{tilde_note(raw)}")
-    return path
+def _folder_wanting(wanted: str) -> Callable[[str], Path]:
+    """An argparse type: an existing folder (any folder, not only a memory dir), made absolute;
+    a refusal ends with wanted, what to pass (fresh38: `--cwd nope` said only "does not
+    exist", where every memory dir argument says what to pass and how to find it)."""
+
+    def folder(raw: str) -> Path:
+        path = user_path(raw)
+        if not _is_kind(path, raw, stat.S_ISDIR, wanted):
+            raise argparse.ArgumentTypeError(f"{_not_a_folder(path, raw)}; {wanted}")
+        return absolute_dir(path)
+
+    return folder
+
+
+def _file_wanting(wanted: str) -> Callable[[str], Path]:
+    """An argparse type: an existing file; a refusal ends with wanted, as _folder_wanting's."""
+
+    def file(raw: str) -> Path:
+        path = user_path(raw)  # `~` as every path argument reads it (HOME, else the passwd entry)
+        if not _is_kind(path, raw, stat.S_ISREG, wanted):
+            raise argparse.ArgumentTypeError(f"{_not_a_file(path, raw)}; {wanted}")
+        return path
+
+    return file
+
+
+cwd_dir = _folder_wanting(
+    "pass the project folder, the one Claude Code runs in (without --cwd: the current folder)"
+)
+home_dir = _folder_wanting(
+    "pass a home folder holding .claude, or a Claude home itself (the folder holding "
+    "projects/); without --home: ~/.claude"
+)
+settings_file = _file_wanting("pass the JSON file you give Claude Code with --settings")
+transcript_file = _file_wanting(
+    "pass a session transcript, a <session>.jsonl in ~/.claude/projects/<key>/ "
+    "(`memdir-nb sessions` lists them)"
+)
+archive_file = _file_wanting("pass a zip written by `memdir-nb export --archive`")
 
 
 def new_path(raw: str) -> Path:

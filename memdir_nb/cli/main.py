@@ -17,14 +17,17 @@ import sys
 from collections.abc import Callable, Sequence
 
 from memdir_nb.cli.args import (
-    any_dir,
+    archive_file,
+    cwd_dir,
     epoch_ms,
     existing_dir,
     existing_dir_text,
-    existing_file,
+    home_dir,
     new_path,
     output_path,
     positive_int,
+    settings_file,
+    transcript_file,
 )
 from memdir_nb.formats.names import name_encoding_problem
 from memdir_nb.security.printed_output import terminal_safe_streams
@@ -184,16 +187,16 @@ def _recall_arguments(p: argparse.ArgumentParser) -> None:
 
 def _project_arguments(p: argparse.ArgumentParser) -> None:
     """--cwd, --home, --settings and --json: where and doctor take the same four."""
-    p.add_argument("--cwd", type=any_dir, default=None, help="the project folder (default: here)")
+    p.add_argument("--cwd", type=cwd_dir, default=None, help="the project folder (default: here)")
     p.add_argument(
         "--home",
-        type=any_dir,
+        type=home_dir,
         default=None,
         help="the home folder to read ~/.claude from, or that .claude folder (default: $HOME)",
     )
     p.add_argument(
         "--settings",
-        type=existing_file,
+        type=settings_file,
         default=None,
         help="a settings file passed to Claude Code with --settings (the flag layer)",
     )
@@ -211,7 +214,7 @@ def _doctor_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _list_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
+    p.add_argument("--home", type=home_dir, action="append", help=HOME_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="home_commands:cmd_list")
 
@@ -232,7 +235,7 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
         "an earlier archive there is kept beside it as <name>.kept-<UTC stamp>.zip",
     )
     p.add_argument("--dir", type=existing_dir, help="the memory dir to archive (with --archive)")
-    p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
+    p.add_argument("--home", type=home_dir, action="append", help=HOME_HELP)
     p.set_defaults(func="home_commands:cmd_export")
 
 
@@ -240,7 +243,7 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _sessions_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
+    p.add_argument("--home", type=home_dir, action="append", help=HOME_HELP)
     p.add_argument(
         "--dir",
         type=existing_dir,
@@ -253,7 +256,7 @@ def _sessions_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _replay_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("transcript", type=existing_file, help="a session transcript (.jsonl)")
+    p.add_argument("transcript", type=transcript_file, help="a session transcript (.jsonl)")
     p.add_argument(
         "--dir",
         type=existing_dir,
@@ -286,9 +289,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _import_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "archive", type=existing_file, help="a zip written by memdir-nb export --archive"
-    )
+    p.add_argument("archive", type=archive_file, help="a zip written by memdir-nb export --archive")
     p.add_argument("--dir", type=output_path, required=True, help="the memory dir to import into")
     p.add_argument(
         "--overwrite",

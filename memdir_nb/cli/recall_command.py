@@ -53,7 +53,10 @@ def cmd_recall(args: argparse.Namespace) -> int:
         print(f"note: {empty}")
         return 0
     try:
-        selector = make_selector(args.selector) if args.selector else default_selector()
+        if args.selector:
+            selector = make_selector(args.selector, chosen_with="--selector ")
+        else:
+            selector = default_selector()
         out = render_recall(args.query, args.dir, tools=tuple(args.tool or ()), selector=selector)
     except ValueError as exc:
         print(f"error: {terminal_line(exc)}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.spec.constants import MAX_MEMORY_FILES
 from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.agent_root_index import unloaded_agent_index
@@ -50,7 +51,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     manifest = format_memory_manifest(report.headers)
     if manifest:  # a blank line sets the count apart from it (none before a first line)
         print(manifest, end="\n\n")
-    print(f"{_count_line(report)}.")
+    print(f"{_count_line(report, args.limit)}.")
     if empty is not None:
         print(f"note: {empty}")
     malformed = [h.filename for h in report.headers if h.malformed]
@@ -84,17 +85,20 @@ def _header_problem_line(names: list[str]) -> str:
     )
 
 
-def _count_line(report: ScanReport) -> str:
+def _count_line(report: ScanReport, limit: int = MAX_MEMORY_FILES) -> str:
     """'N memories listed', with how many were found when that is more: past the cap, or
     skipped at their read (named below). A read skip was once called "past the cap" (fresh32).
+    A --limit other than Claude Code's cap is named as such: `--limit 3` said "the rest are
+    past the cap", as if Claude Code would not list them (fresh38).
     """
     shown = len(report.headers)
     line = f"{plural(shown, 'memory')} listed"
+    cap = "the cap" if limit == MAX_MEMORY_FILES else f"--limit {limit}"
     if report.past_cap:
         line += f" (newest {shown} of {report.total_found}; "
         if not report.read_skips:
-            return line + "the rest are past the cap)"
-        return line + f"{report.past_cap} past the cap, {report.read_skips} not read: see below)"
+            return line + f"the rest are past {cap})"
+        return line + f"{report.past_cap} past {cap}, {report.read_skips} not read: see below)"
     if report.read_skips:
         return line + f" ({shown} of {report.total_found}; {report.read_skips} not read: see below)"
     return line

@@ -408,11 +408,15 @@ def restore(
     root = absolute_dir(memory_dir)
     if not name.strip():
         raise RestoreError(none_selected(root))
+    # Nothing to open: the dir or its .trash is missing. Refused before the store's lock is
+    # taken, as a preview is: a restore from a dir with no batch left .memdir.lock behind in it
+    # while saying nothing was restored (fresh38).
+    if not list_trash_batches(root):
+        raise RestoreError(
+            f"nothing named {name!r} in {root / TRASH_DIRNAME}, which holds no batch; "
+            "nothing was restored"
+        )
     if dry_run:
-        if not list_trash_batches(root):  # nothing to open: the dir or its .trash is missing
-            raise RestoreError(
-                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: none"
-            )
         with open_read_only(root) as view:
             return list(_restorable(view, root, name)[2])
     with _store_for(root, store).transaction() as tx:

@@ -21,8 +21,13 @@ class SelectorConfigError(ValueError):
     """The requested selector cannot be built from this configuration."""
 
 
-def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
-    """Build a selector by name ('semantic', 'lexical' or 'anthropic'); key and cache come from config."""
+def make_selector(
+    name: str, config: MemdirConfig | None = None, *, chosen_with: str = "MEMDIR_NB_SELECTOR="
+) -> Selector:
+    """Build a selector by name ('semantic', 'lexical' or 'anthropic'); key and cache come from config.
+
+    chosen_with: how the caller's user picks a selector, for the refusal without a key (the
+    CLI's `--selector `: its users were told to set MEMDIR_NB_SELECTOR, fresh38)."""
     choice = name.strip().lower()
     if choice == "semantic":
         return SemanticSelector(config=config)
@@ -34,7 +39,7 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
         if not config.anthropic_api_key:
             raise SelectorConfigError(
                 "the 'anthropic' selector needs an API key, but ANTHROPIC_API_KEY is not set; "
-                f"set ANTHROPIC_API_KEY, or use MEMDIR_NB_SELECTOR={OFFLINE_DEFAULT} for the "
+                f"set ANTHROPIC_API_KEY, or use {chosen_with}{OFFLINE_DEFAULT} for the "
                 "offline selector"
             )
 

@@ -10,6 +10,7 @@ make sense only on the demo. `open_notebook_dir` says which dir was opened and w
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,6 +210,37 @@ def profile_dir(
     )
 
 
+# The kernel's TZ before a demo dir set it to UTC: [] while no demo holds the zone, else [TZ or
+# None when it was unset]. A list, so hold_demo_zone changes no module global binding.
+_ZONE_BEFORE_DEMO: list[str | None] = []
+
+
+def hold_demo_zone(is_demo: bool) -> None:
+    """Read the demo in UTC, and any other dir in the kernel's own zone again.
+
+    The demo is a fixed moment (DEMO_NOW_MS, noon UTC) whose memories are dated by the UTC day
+    (ui.demo.model.date_fn); its daily logs and the dream's absolute dates follow the local
+    day, as Claude Code's do. East of UTC+12 (New Zealand, Kiritimati) that day is the next
+    one, so notebook 07 named other log files and turned "next Thursday" into a date a week
+    later; nbval's date substitution hid it (fresh38). On the demo the kernel's zone is UTC;
+    a real dir opened after it in the same kernel gets the zone the kernel had back.
+    """
+    if not hasattr(time, "tzset"):  # Windows: the zone cannot be changed in the process
+        return
+    if is_demo and not _ZONE_BEFORE_DEMO:
+        _ZONE_BEFORE_DEMO.append(os.environ.get("TZ"))
+        os.environ["TZ"] = "UTC"
+    elif not is_demo and _ZONE_BEFORE_DEMO:
+        before = _ZONE_BEFORE_DEMO.pop()
+        if before is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = before
+    else:
+        return
+    time.tzset()
+
+
 def open_notebook_dir(
     chosen: str | os.PathLike[str] | None = None,
     *,
@@ -218,11 +250,13 @@ def open_notebook_dir(
     """Open the notebook's memory dir (chosen, else MEMDIR_NB_DIR, else a fresh demo) and say which.
 
     A fresh demo is built as of now_ms (default: the fixed DEMO_NOW_MS); the profile's now_ms
-    is what the notebook passes on as `now`, so its outputs reproduce on any day.
+    is what the notebook passes on as `now`, so its outputs reproduce on any day, and the
+    demo is read in UTC (hold_demo_zone), so they reproduce in any zone.
     """
 
     path = notebook_memory_dir(chosen, config=config, now_ms=now_ms)
     profile = profile_dir(path, now_ms=now_ms, config=config)
+    hold_demo_zone(profile.is_demo)
     print("opened", profile.label)
     print("  " + profile.summary())
     if profile.ignored:

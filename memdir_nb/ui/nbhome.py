@@ -19,6 +19,8 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.home.sessions import SessionFile, described, iter_session_files, list_sessions
 from memdir_nb.reports.memory_dirs import find_memory_dirs, project_path_for_key
 from memdir_nb.spec.constants import PROJECT_MEMORY_DIRNAME, PROJECTS_DIRNAME
+from memdir_nb.spec.text import terminal_line
+from memdir_nb.ui.views.common import is_demo_dir
 
 __all__ = [
     "ProjectSessions",
@@ -27,6 +29,7 @@ __all__ = [
     "memory_dirs_named",
     "project_of_memory_dir",
     "sessions_beside_memory_dir",
+    "why_the_sample",
 ]
 
 
@@ -141,3 +144,31 @@ def sessions_beside_memory_dir(
     if not any(s.turns for s in sessions if not s.is_subagent):
         return None
     return ProjectSessions(home, project, sessions)
+
+
+def why_the_sample(
+    chosen: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+) -> str | None:
+    """Why the replay notebook shows its bundled sample though a memory dir was named (chosen,
+    else MEMDIR_NB_DIR); None when none was, or it is the demo dir (no sessions of its own).
+
+    fresh38: pointed at a memory dir outside any Claude home, the notebook printed `Claude
+    home: claude` and replayed the sample's sessions without a word about the dir it was given.
+    """
+    config = config or MemdirConfig.from_environment()
+    named = chosen or config.demo_dir
+    if not named or is_demo_dir(config.expand_user(named)):
+        return None
+    shown = terminal_line(os.fspath(named))
+    project = _project_folder(named, config)
+    if project is None:
+        where = (
+            f"{shown} is not a project's memory dir in a Claude home "
+            f"(<home>/{PROJECTS_DIRNAME}/<key>/{PROJECT_MEMORY_DIRNAME}), so no session "
+            "transcripts are kept beside it"
+        )
+    else:
+        where = (
+            f"no session with a prompt is kept beside {shown} (in {terminal_line(str(project))})"
+        )
+    return f"{where}: the bundled sample is replayed instead (set CLAUDE_HOME above to pick a home)"

@@ -247,6 +247,8 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
         "--LabApp.news_url=",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--LabApp.extension_manager=readonly",
+        # as `make lab` starts it (fresh38: the shim printed a DeprecationWarning)
+        "--ServerApp.jpserver_extensions=notebook_shim=False",
     ]
     with serve(args, work, jupyter_env(root), root / "lab.log", f"{base}/api/status?token={token}"):
         yield f"{base}/lab/tree/notebooks/00_tour.ipynb?token={token}"

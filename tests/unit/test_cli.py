@@ -1839,7 +1839,7 @@ def test_the_scan_count_line_tells_a_read_skip_and_the_cap_apart(
     mem = _dir_with_a_read_skip(tmp_path, after=2)
     assert main(["scan", str(mem), "--limit", "2"]) == 0
     out = capsys.readouterr().out
-    assert "2 memories listed (newest 2 of 4; 1 past the cap, 1 not read: see below)." in out
+    assert "2 memories listed (newest 2 of 4; 1 past --limit 2, 1 not read: see below)." in out
     assert main(["scan", str(mem), "--limit", "2", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert (payload["total_found"], payload["past_cap"]) == (4, 1)
@@ -2045,3 +2045,96 @@ def test_dream_refuses_a_folder_of_memory_dirs_naming_one_to_pass(tmp_path: Path
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "cannot plan a consolidation" in out.stderr and "pass agent-memory/<name>" in out.stderr
     assert not (tmp_path / "agent-memory" / "MEMORY.md").exists()
+
+
+# ---------------------------------------------------------------- fresh38: every refusal names the fix
+
+
+@pytest.mark.parametrize(
+    ("argv", "fix"),
+    [
+        (["where", "--cwd", "{gone}"], "pass the project folder, the one Claude Code runs in"),
+        (["doctor", "--home", "{gone}"], "pass a home folder holding .claude, or a Claude home"),
+        (["list", "--home", "{gone}"], "pass a home folder holding .claude, or a Claude home"),
+        (["sessions", "--home", "{gone}"], "pass a home folder holding .claude, or a Claude home"),
+        (["export", "--parquet", "{tmp}/out", "--home", "{gone}"], "pass a home folder holding"),
+        (["where", "--settings", "{gone}"], "pass the JSON file you give Claude Code with"),
+        (["replay", "{gone}"], "a <session>.jsonl in ~/.claude/projects/<key>/ (`memdir-nb"),
+        (["import", "{gone}", "--dir", "{tmp}/mem"], "pass a zip written by `memdir-nb export"),
+    ],
+)
+def test_a_path_argument_that_is_not_there_is_refused_naming_what_to_pass(
+    tmp_path: Path, argv: list[str], fix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh38: `where --cwd nope`, `list --home nope`, `replay nope.jsonl` and the rest said only
+    # "'nope' does not exist" (or "is not a file" of a file that is not there), while every
+    # memory dir argument says what to pass and how to find it
+    gone = str(tmp_path / "gone")
+    words = [w.replace("{gone}", gone).replace("{tmp}", str(tmp_path)) for w in argv]
+    with pytest.raises(SystemExit) as exc:
+        main(words)
+    said = " ".join(capsys.readouterr().err.split())
+    assert exc.value.code == 2 and f"'{gone}' does not exist; " in said, said
+    assert fix in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written
+
+
+@pytest.mark.parametrize("command", ["replay", "import"])
+def test_a_folder_given_where_a_file_is_wanted_is_called_not_a_file(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = ["--dir", str(tmp_path / "mem")] if command == "import" else []
+    with pytest.raises(SystemExit):
+        main([command, str(tmp_path), *extra])
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"'{tmp_path}' is not a file; pass " in said
+
+
+def test_a_restore_from_a_dir_with_no_batch_refuses_and_writes_nothing_not_even_the_lock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh38: `restore DIR NAME` on a dir without .trash/ said "nothing named" and left
+    # .memdir.lock in the dir: the store's lock was taken before the name was looked up
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "user_a.md").write_text("---\nname: a\ndescription: a\ntype: user\n---\nb\n")
+    for dry in ([], ["--dry-run"]):
+        assert main(["restore", str(mem), "dream-20261203", *dry]) == 2
+        err = capsys.readouterr().err
+        assert "nothing named 'dream-20261203'" in err and "holds no batch" in err
+        assert "nothing was restored" in err
+        assert sorted(p.name for p in mem.iterdir()) == ["user_a.md"]
+
+
+def test_recall_with_the_anthropic_selector_and_no_key_names_the_cli_s_own_switch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh38: `recall --selector anthropic` without a key said to use MEMDIR_NB_SELECTOR=semantic,
+    # an environment variable, where the command line's switch is --selector semantic
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("MEMDIR_NB_SELECTOR", raising=False)
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "user_a.md").write_text("---\nname: a\ndescription: deploys\ntype: user\n---\nb\n")
+    assert main(["recall", str(mem), "how do we deploy?", "--selector", "anthropic"]) == 2
+    err = capsys.readouterr().err
+    assert "ANTHROPIC_API_KEY is not set" in err
+    assert "use --selector semantic for the offline selector" in err
+    assert "MEMDIR_NB_SELECTOR" not in err
+
+
+def test_scan_with_a_limit_of_its_own_says_the_rest_are_past_that_limit_not_the_cap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh38: `scan DIR --limit 3` said "the rest are past the cap", which reads as Claude
+    # Code's 200-file cap: Claude Code would list them, only this run's --limit left them out
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    for i in range(5):
+        (mem / f"user_{i}.md").write_text(f"---\nname: n{i}\ndescription: d{i}\ntype: user\n---\n")
+    assert main(["scan", str(mem), "--limit", "3"]) == 0
+    assert (
+        "3 memories listed (newest 3 of 5; the rest are past --limit 3)." in capsys.readouterr().out
+    )
+    assert main(["scan", str(mem), "--limit", "200"]) == 0
+    assert "5 memories listed." in capsys.readouterr().out

@@ -267,3 +267,36 @@ def test_the_markdown_file_count_is_memories_indexes_and_logs_never_the_trash(
     profile = profile_dir(d)
 
     assert profile.markdown_files == 5  # two memories, two indexes, one daily log
+
+
+_ZONES = """
+import os, time
+from memdir_nb.storage.daily_log import local_date
+from memdir_nb.ui.demo import DEMO_NOW_MS, daily_log_date
+from memdir_nb.ui.nbdir import open_notebook_dir
+open_notebook_dir()
+print('DEMO', os.environ.get('TZ'), local_date(DEMO_NOW_MS), daily_log_date(DEMO_NOW_MS))
+open_notebook_dir({mine!r})
+print('MINE', os.environ.get('TZ'), local_date(DEMO_NOW_MS))
+"""
+
+
+def test_the_demo_is_read_in_utc_and_a_real_dir_after_it_in_the_kernel_s_own_zone(
+    tmp_path: Path,
+) -> None:
+    # fresh38: east of UTC+12 the demo's noon-UTC moment is the next local day, so notebook 07
+    # named the demo's logs a day later and turned "next Thursday" into a date a week later
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    env = {**os.environ, "TZ": "Pacific/Kiritimati", "MEMDIR_NB_CACHE_DIR": str(tmp_path / "c")}
+    env.pop("MEMDIR_NB_DIR", None)
+    out = subprocess.run(
+        [sys.executable, "-c", _ZONES.format(mine=str(mine))],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "DEMO UTC 2026-06-01 2026-05-31\n" in out.stdout
+    assert "MINE Pacific/Kiritimati 2026-06-02\n" in out.stdout

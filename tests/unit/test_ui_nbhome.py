@@ -14,6 +14,7 @@ from memdir_nb.ui.nbhome import (
     memory_dirs_named,
     project_of_memory_dir,
     sessions_beside_memory_dir,
+    why_the_sample,
 )
 
 SAMPLE_HOME = Path(__file__).resolve().parents[2] / "notebooks" / "data" / "sample_claude_home"
@@ -112,3 +113,29 @@ def test_a_memory_dir_in_a_projects_folder_names_the_project_its_sessions_ran_in
     assert project_of_memory_dir(tmp_path / "src", config=config) is None  # not so placed
     project.rmdir()  # a key that names no folder here: cannot be told
     assert project_of_memory_dir(memory, config=config) is None
+
+
+def test_why_the_sample_names_the_dir_given_and_says_nothing_for_the_demo_or_no_dir(
+    tmp_path: Path,
+) -> None:
+    # fresh38: the replay notebook showed its sample for a named dir without saying why
+    from memdir_nb.ui.demo import build_demo_memory_dir
+
+    config = MemdirConfig.from_environment({}, home=tmp_path, cwd=tmp_path)
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    assert why_the_sample(loose, config=config) == (
+        f"{loose} is not a project's memory dir in a Claude home (<home>/projects/<key>/memory), "
+        "so no session transcripts are kept beside it: the bundled sample is replayed instead "
+        "(set CLAUDE_HOME above to pick a home)"
+    )
+    project = tmp_path / ".claude" / "projects" / "-home-jo-kiln"
+    (project / "memory").mkdir(parents=True)
+    said = why_the_sample(project / "memory", config=config)
+    assert said is not None and said.startswith(
+        f"no session with a prompt is kept beside {project / 'memory'} (in {project}): "
+    )
+    demo = tmp_path / "demo_memory"
+    build_demo_memory_dir(demo)
+    assert why_the_sample(demo, config=config) is None  # `make lab` names the demo dir
+    assert why_the_sample(config=config) is None  # MEMDIR_NB_DIR not set

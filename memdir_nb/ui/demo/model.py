@@ -163,7 +163,7 @@ def date_fn(now_ms: float) -> DateFn:
 
     "Today" is the UTC date of now_ms, so the memories say the same dates in every time zone
     (DEMO_NOW_MS, noon UTC, is already the next day in New Zealand) and the notebooks' stored
-    outputs hold there too. The daily log stays named by the local date, as KAIROS names it.
+    outputs hold there too. The demo's daily log is named by the UTC day as well (fresh38).
     """
     today = utc_date(now_ms)
 

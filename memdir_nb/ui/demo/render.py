@@ -8,7 +8,7 @@ import time
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.spec.constants import LOGS_DIRNAME
-from memdir_nb.spec.dates import local_date
+from memdir_nb.spec.dates import utc_date
 from memdir_nb.ui.demo.model import (
     DANGLING_INDEX_AFTER,
     DANGLING_INDEX_TARGET,
@@ -150,8 +150,11 @@ LOG_ENTRIES = (
 
 
 def daily_log_date(now_ms: float) -> _dt.date:
-    """The local date of the demo's daily log: yesterday relative to now_ms."""
-    return local_date(now_ms) - _dt.timedelta(days=1)
+    """The date of the demo's daily log: the UTC day before now_ms's, as the demo's memories
+    are dated (model.date_fn) and its notebooks read it (ui.nbdir.hold_demo_zone). By the
+    local day, the log built in New Zealand was a day later than the committed outputs say
+    (fresh38)."""
+    return utc_date(now_ms) - _dt.timedelta(days=1)
 
 
 def daily_log_relpath(now_ms: float) -> str:
