@@ -187,7 +187,7 @@ def check_memory_write(
         return _deny(f"{tool_name} needs a 'file_path' string")
     if not os.path.isabs(raw):
         return _deny(
-            f"{tool_name} file_path {shown_input(raw)} must be absolute (inside "
+            f"{tool_name} file_path '{shown_input(raw)}' must be absolute (inside "
             f"{os.fspath(memory_dir)})"
         )
     mem = os.fspath(memory_dir)
@@ -242,6 +242,6 @@ def can_use_tool(
     if tool_name in WRITE_TOOLS:
         return check_memory_write(tool_name, tool_input, memory_dir)
     return _deny(
-        f"tool {shown_input(tool_name)} is not available to the memory extractor "
+        f"tool '{shown_input(tool_name)}' is not available to the memory extractor "
         "(only Read, Grep, Glob, read-only Bash, and Write/Edit inside the memory dir)"
     )

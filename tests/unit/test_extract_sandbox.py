@@ -143,6 +143,13 @@ def test_every_other_tool_is_denied(memdir: Path, tool: str) -> None:
     assert not verdict.allowed and "not available" in verdict.reason
 
 
+def test_a_refusal_quotes_the_path_or_tool_the_model_sent_so_its_ends_show(memdir: Path) -> None:
+    relative = can_use_tool("Write", {"file_path": "feedback x.md", "content": "."}, memdir)
+    assert "file_path 'feedback x.md' must be absolute" in relative.reason
+    unknown = can_use_tool("Web Fetch", {"url": "https://example.com"}, memdir)
+    assert unknown.reason.startswith("tool 'Web Fetch' is not available")
+
+
 def test_non_mapping_input_is_denied(memdir: Path) -> None:
     assert not can_use_tool("Read", ["file_path"], memdir).allowed
 
