@@ -2009,6 +2009,13 @@ def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
     assert "loaded whole" in agent.stdout and said not in agent.stdout
     rebuild = run_env("rebuild-index", "--dry-run", str(parent))
     assert rebuild.returncode == 0 and f"note: {said}" in rebuild.stdout
+    # lefts38b (real38): the preview gives builder/ the index it loads, not the root a line
+    assert (
+        "+++ b/builder/MEMORY.md" in rebuild.stdout
+        and "builder/MEMORY.md: adds 1" in rebuild.stdout
+    )
+    assert "+++ b/MEMORY.md" not in rebuild.stdout
+    assert not (parent / "builder" / "MEMORY.md").exists()
 
 
 def test_dream_prints_the_plan_and_its_diff_and_writes_nothing(tmp_path: Path) -> None:
