@@ -376,7 +376,7 @@ def _not_in_agent_index(rel: str, agent: str, give_index: str | None = None) -> 
             f"{agent}/ has no {ENTRYPOINT_NAME}, the index Claude Code loads for that agent, so "
             f"the agent never loads it with an index (a line in the {ENTRYPOINT_NAME} above, "
             "which no agent loads, does not count)",
-            f"{give_index} (it lists the folder's memories)",
+            give_index,
         )
     return Finding(
         rel,
