@@ -1671,3 +1671,59 @@ def write_long_transcript(path: Path, size: int) -> list[str]:
             uuids.append(uuid)
             parent = uuid
     return uuids
+
+
+def build_subagent_meta_home(root: Path) -> Path:
+    """A Claude home of one 2.1 session that ran two subagents, each transcript with the
+    `agent-<id>.meta.json` Claude Code writes beside it (real38: `agentType` and the Task's
+    `description`); the second one's meta file is not JSON. Returns the home."""
+    session = "4c2d9e10-7a3b-4f55-9e21-0b8c6d3a1f47"
+    project = root / "claude" / "projects" / "-home-ana-kiln-log"
+    subagents = project / session / "subagents"
+    subagents.mkdir(parents=True)
+    stamp = "2026-11-30T09:15:00.000Z"
+
+    def record(kind: str, text: str, **extra: object) -> str:
+        role = "user" if kind == "user" else "assistant"
+        body = {
+            "role": role,
+            "content": text if role == "user" else [{"type": "text", "text": text}],
+        }
+        return json.dumps(
+            {
+                "type": kind,
+                "sessionId": session,
+                "timestamp": stamp,
+                "cwd": "/home/ana/kiln-log",
+                "version": "2.1.99",
+                "uuid": f"u-{kind}-{len(text)}",
+                "message": body,
+                **extra,
+            }
+        )
+
+    (project / f"{session}.jsonl").write_text(
+        record("user", "Why did the last glaze firing run cold?")
+        + "\n"
+        + record("assistant", "Two agents are looking at the logs.")
+        + "\n"
+    )
+    for agent, meta in (
+        (
+            "agent-a51e0c7d2b9f4e183",
+            '{"agentType":"Explore","description":"Read the kiln controller logs"}',
+        ),
+        ("agent-a9b3f0e1c2d4a5b67", '{"agentType": "Explore", "description": '),
+    ):
+        (subagents / f"{agent}.jsonl").write_text(
+            record("user", "Look through the firing logs.", isSidechain=True, agentId=agent[6:])
+            + "\n"
+        )
+        (subagents / f"{agent}.meta.json").write_text(meta)
+    return root / "claude"
+
+
+@pytest.fixture
+def subagent_meta_home(tmp_path: Path) -> Path:
+    """build_subagent_meta_home in tmp_path."""
+    return build_subagent_meta_home(tmp_path)

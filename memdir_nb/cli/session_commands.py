@@ -23,6 +23,7 @@ from memdir_nb.home.sessions import (
     read_session,
     sessions_using,
 )
+from memdir_nb.home.subagent_meta import SubagentMeta, subagent_meta
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import StreamedReplay, iter_replay
 from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
@@ -104,10 +105,15 @@ def _print_sessions(
     args: argparse.Namespace, rows: list[tuple[Path, SessionFile]], what: str
 ) -> int:
     """The listing, project by project, or as JSON; 'No <what>.' when there is none."""
+    metas = {s.path: _meta_of(s) for _, s in rows}
     if args.json:
         print(
             dumps_output(
-                [{"home": str(h), **s.__dict__, "date": s.date} for h, s in rows], indent=2
+                [
+                    {"home": str(h), **s.__dict__, "date": s.date, **_meta_fields(metas[s.path])}
+                    for h, s in rows
+                ],
+                indent=2,
             )
         )
         return 0
@@ -122,11 +128,25 @@ def _print_sessions(
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
         note += f"  (fork of {terminal_name(s.forked_from)})" if s.forked_from else ""
+        meta = metas[s.path]
+        note += f"  {meta.shown}" if meta is not None else ""  # what the subagent was for
         _say_line(
             f"  {terminal_name(s.session_id):<40} {s.date}  {turns:>11}  {s.kind:<10} {_size(s.size):>9}{note}"
         )
     _say(_listing_total([s for _, s in rows]))
     return 0
+
+
+def _meta_of(info: SessionFile) -> SubagentMeta | None:
+    """A subagent's meta file (home.subagent_meta), None for any other transcript."""
+    return subagent_meta(info.path) if info.kind == "subagent" else None
+
+
+def _meta_fields(meta: SubagentMeta | None) -> dict[str, str | None]:
+    """A row's JSON fields from its meta file: None where there is none."""
+    if meta is None:
+        return {"description": None, "agent_type": None}
+    return {"description": meta.description or None, "agent_type": meta.agent_type or None}
 
 
 def _listing_total(files: list[SessionFile]) -> str:

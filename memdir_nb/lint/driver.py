@@ -19,7 +19,12 @@ from memdir_nb.lint.reading import read_scope_indexes, resolve_wiki_entries
 from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, STORE_JOURNAL_NAME
-from memdir_nb.storage.agent_root_index import agent_index_owners, unloaded_agent_index
+from memdir_nb.storage.agent_root_index import (
+    agent_index_owners,
+    agents_without_index,
+    give_index_step,
+    unloaded_agent_index,
+)
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import nested_index_references
 from memdir_nb.storage.listing import folder_of_memory_dirs
@@ -259,7 +264,11 @@ def _index_findings(
     for index in indexes:
         scope_files = files_by_scope.get(index.scope, [])
         out.extend(lint_index(index, scope_files, reasons, memory_dir=root, indexed_below=below))
-    out.extend(not_in_index(indexes, files_by_scope, nested, owners, not_text))
+    unindexed = {
+        agent: give_index_step(root, agent)
+        for agent in agents_without_index(root, set(owners.values()))
+    }
+    out.extend(not_in_index(indexes, files_by_scope, nested, owners, not_text, unindexed))
     return out
 
 

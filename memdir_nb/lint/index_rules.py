@@ -331,11 +331,14 @@ def not_in_index(
     nested: frozenset[str] = frozenset(),
     agents: Mapping[str, str] | None = None,
     not_text: Collection[str] = frozenset(),
+    unindexed: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """Files no index lists that one should (index_should_list); nested: files a sub-folder's
     own MEMORY.md lists (agent dirs); agents: file -> the agent folder whose own MEMORY.md it
     belongs in (an agent memory root's, storage.agent_root_index.agent_index_owners): only
-    that index lists it for the agent; not_text: the binary files (their own `not-text`)."""
+    that index lists it for the agent; not_text: the binary files (their own `not-text`);
+    unindexed: agent folder -> the step giving it the index it has none of yet
+    (storage.agent_root_index.give_index_step), the fix for its files."""
     out = []
     referenced = indexed_files(indexes) | nested
     agents = agents or {}
@@ -347,7 +350,7 @@ def not_in_index(
                 continue
             if agent is not None:
                 if rel not in nested:
-                    out.append(_not_in_agent_index(rel, agent))
+                    out.append(_not_in_agent_index(rel, agent, (unindexed or {}).get(agent)))
             elif rel not in referenced:
                 out.append(
                     Finding(
@@ -362,8 +365,19 @@ def not_in_index(
     return out
 
 
-def _not_in_agent_index(rel: str, agent: str) -> Finding:
-    """not-in-index for a file of an agent's folder its own MEMORY.md does not list."""
+def _not_in_agent_index(rel: str, agent: str, give_index: str | None = None) -> Finding:
+    """not-in-index for a file of an agent's folder its own MEMORY.md does not list;
+    give_index: the step creating that index, when the folder has none yet."""
+    if give_index is not None:
+        return Finding(
+            rel,
+            "not-in-index",
+            SEVERITIES["not-in-index"],
+            f"{agent}/ has no {ENTRYPOINT_NAME}, the index Claude Code loads for that agent, so "
+            f"the agent never loads it with an index (a line in the {ENTRYPOINT_NAME} above, "
+            "which no agent loads, does not count)",
+            give_index,
+        )
     return Finding(
         rel,
         "not-in-index",

@@ -113,6 +113,9 @@ TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024
 SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript streamed as a Session: 1 GiB, then cut
 # What a session listing that does not read transcripts reads of a top-level one, to tell its kind
 SESSION_HEAD_READ_MAX_BYTES = 64 * 1024
+# A subagent's `<agent>.meta.json` beside its transcript (2.x: agentType, description): a few
+# hundred bytes in every home read (real38); one past this is not read
+SUBAGENT_META_READ_MAX_BYTES = 16 * 1024
 # The session model streams a transcript line by line: one line (one record) is read only up to
 # this size (pasted images make lines of several hundred KB; a longer line is skipped and reported).
 TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024

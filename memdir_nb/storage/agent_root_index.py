@@ -62,11 +62,7 @@ class UnloadedAgentIndex(Record, frozen=True):
         base = terminal_line(os.path.basename(self.folder))
         folders = sorted({rel.split("/", 1)[0] for rel in self.stranded if "/" in rel})
         loose = not self.stranded or any("/" not in rel for rel in self.stranded)
-        steps = [
-            f"give {terminal_line(name)}/ an index of its own: "
-            f"`memdir-nb rebuild-index {base}/{terminal_line(name)}`"
-            for name in folders[:MAX_NAMED_FILES]
-        ]
+        steps = [give_index_step(self.folder, name) for name in folders[:MAX_NAMED_FILES]]
         if len(folders) > MAX_NAMED_FILES:
             steps.append(f"the same for {len(folders) - MAX_NAMED_FILES:,} more sub-folders")
         if loose:
@@ -79,12 +75,41 @@ class UnloadedAgentIndex(Record, frozen=True):
         return terminal_line("; ".join(steps))
 
 
+def give_index_step(folder: str | os.PathLike[str], agent: str) -> str:
+    """The one wording of the step that gives an agent's folder (below the agent memory root
+    folder) an index of its own: index-never-loaded's fix and not-in-index's for its files."""
+    base = terminal_line(os.path.basename(os.path.abspath(os.fspath(folder))))
+    name = terminal_line(agent)
+    return f"give {name}/ an index of its own: `memdir-nb rebuild-index {base}/{name}`"
+
+
 def _a_regular_file(path: str) -> bool:
     """Whether path is a regular file itself (a symlink or a FIFO is not)."""
     try:
         return stat.S_ISREG(os.lstat(path).st_mode)
     except (OSError, ValueError):
         return False
+
+
+def _a_regular_file_or_none(path: str) -> bool:
+    """Whether path is a regular file itself or nothing at all (the index a rebuild creates)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def _index_rule(root: str) -> Callable[[str], bool]:
+    """Which agents' folders hold the index a file belongs in: those whose MEMORY.md is a
+    regular file; at a root holding an index of its own (one written one level too high,
+    unloaded_agent_index), also those with none yet, as that index is the one the agent
+    loads and the root's is loaded by none (real38: a line at the root, re-pointed there by
+    the rebuild, reached no agent)."""
+    if os.path.lexists(os.path.join(root, ENTRYPOINT_NAME)):
+        return _a_regular_file_or_none
+    return _a_regular_file
 
 
 def _agent_folders(
@@ -117,6 +142,8 @@ def agent_index_owners(folder: str | os.PathLike[str], files: Iterable[str]) -> 
     root read as one memory dir (unloaded_agent_index). Every other file, and every file of
     any other folder, belongs in the folder's own index (empty answer); so does a file of an
     agent whose MEMORY.md is no regular file (a link, a FIFO: no route writes through it).
+    At a root with an index of its own, an agent's folder with no MEMORY.md yet owns its files
+    too (_index_rule): its index is created there, never the root's line pointed at them.
 
     The one answer for lint's not-in-index, rebuild-index and the dream's missing index lines:
     a line for such a file in the root's MEMORY.md, which no agent loads, reaches no agent.
@@ -124,7 +151,15 @@ def agent_index_owners(folder: str | os.PathLike[str], files: Iterable[str]) -> 
     root = os.path.abspath(os.fspath(folder))
     if not is_agent_memory_root(root):
         return {}
-    return _agent_folders(root, files)
+    return _agent_folders(root, files, has_index=_index_rule(root))
+
+
+def agents_without_index(folder: str | os.PathLike[str], agents: Iterable[str]) -> frozenset[str]:
+    """The agents' folders (names, of agent_index_owners' answer) that hold no MEMORY.md yet."""
+    root = os.path.abspath(os.fspath(folder))
+    return frozenset(
+        a for a in agents if not os.path.lexists(os.path.join(root, a, ENTRYPOINT_NAME))
+    )
 
 
 def agent_scopes(folder: str | os.PathLike[str], files: Iterable[str]) -> dict[str, str]:
@@ -180,7 +215,8 @@ def _any_folder(_index: str) -> bool:
 
 def agent_index_folders(folder: str | os.PathLike[str]) -> tuple[str, ...]:
     """The agents' folders (names, sorted) of an agent memory root read as one memory dir that
-    hold a MEMORY.md of their own: the indexes agent_index_owners sends files to; () for any
+    hold a MEMORY.md of their own, or at a root with an index of its own hold memory files and
+    no MEMORY.md yet: the indexes agent_index_owners sends files to; () for any
     other folder, and for a folder of memory dirs (each agent's dir is then its own)."""
     root = os.path.abspath(os.fspath(folder))
     if not is_agent_memory_root(root) or folder_of_memory_dirs(root) is not None:
@@ -190,7 +226,11 @@ def agent_index_folders(folder: str | os.PathLike[str]) -> tuple[str, ...]:
     except OSError:
         return ()
     probes = [f"{name}/{ENTRYPOINT_NAME}" for name in names]
-    return tuple(sorted(set(_agent_folders(root, probes).values())))
+    found = set(_agent_folders(root, probes).values())
+    if _index_rule(root) is _a_regular_file_or_none:  # and the folders whose index is to come
+        files = [f.rel for f in list_memory_files(root).files]
+        found |= set(_agent_folders(root, files, has_index=_a_regular_file_or_none).values())
+    return tuple(sorted(found))
 
 
 def agent_index_paths(folder: str | os.PathLike[str]) -> frozenset[str]:

@@ -851,6 +851,25 @@ def test_sessions_lists_main_and_subagent_transcripts_per_project(sample_home: P
     assert lines[-1] == "2 transcripts: 1 main, 1 subagent."
 
 
+def test_sessions_names_a_subagent_by_the_description_in_its_meta_file(
+    subagent_meta_home: Path,
+) -> None:
+    # real38: Claude Code 2.1 writes agent-<id>.meta.json beside a subagent's transcript;
+    # the listing named the subagent by its file only. A meta file that is not JSON: no words
+    out = run_cli("sessions", "--home", str(subagent_meta_home))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    read = next(ln for ln in lines if "agent-a51e0c7d2b9f4e183" in ln)
+    assert read.endswith("  Read the kiln controller logs [Explore]")
+    cut = next(ln for ln in lines if "agent-a9b3f0e1c2d4a5b67" in ln)
+    assert cut.endswith(" B") and lines[-1] == "3 transcripts: 1 main, 2 subagents."
+    listed = json.loads(run_cli("sessions", "--home", str(subagent_meta_home), "--json").stdout)
+    by_id = {row["session_id"]: row for row in listed}
+    assert by_id["agent-a51e0c7d2b9f4e183"]["description"] == "Read the kiln controller logs"
+    assert by_id["agent-a51e0c7d2b9f4e183"]["agent_type"] == "Explore"
+    assert by_id["agent-a9b3f0e1c2d4a5b67"]["description"] is None
+
+
 def test_sessions_of_one_memory_dir_add_its_subfolders_sessions_that_used_it(
     sample_home: Path,
 ) -> None:
@@ -2009,6 +2028,13 @@ def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
     assert "loaded whole" in agent.stdout and said not in agent.stdout
     rebuild = run_env("rebuild-index", "--dry-run", str(parent))
     assert rebuild.returncode == 0 and f"note: {said}" in rebuild.stdout
+    # lefts38b (real38): the preview gives builder/ the index it loads, not the root a line
+    assert (
+        "+++ b/builder/MEMORY.md" in rebuild.stdout
+        and "builder/MEMORY.md: adds 1" in rebuild.stdout
+    )
+    assert "+++ b/MEMORY.md" not in rebuild.stdout
+    assert not (parent / "builder" / "MEMORY.md").exists()
 
 
 def test_dream_prints_the_plan_and_its_diff_and_writes_nothing(tmp_path: Path) -> None:

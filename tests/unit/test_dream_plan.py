@@ -919,11 +919,19 @@ def test_plan_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     # the one answer lint and rebuild-index give: planner/MEMORY.md indexes planner's file
     parent = real_dir("agent-beside-index")
     plan = plan_consolidation(parent, now_ms=PLAN_NOW)
-    added = [a.files[1] for a in plan.actions if a.kind == "add_missing_index_line"]
-    assert added == []  # builder's file: the outer line naming it is re-pointed, not doubled
-    after = plan.result()["MEMORY.md"] or ""
-    assert "- [Cache host](builder/reference_cache_host.md) \u2014 runner pool" in after
-    assert "planner/" not in after
+    added = [a.files for a in plan.actions if a.kind == "add_missing_index_line"]
+    # lefts38b (real38): builder/ has no index yet; its file's line goes to the one the builder
+    # loads, created there, never re-pointed from the root's index, which no agent loads
+    assert added == [("builder/MEMORY.md", "builder/reference_cache_host.md")]
+    after = plan.result()
+    assert "builder/" not in (after["MEMORY.md"] or "") and "planner/" not in (
+        after["MEMORY.md"] or ""
+    )
+    assert (after["builder/MEMORY.md"] or "").startswith("- [Cache host](reference_cache_host.md)")
+    applied = apply_plan(plan)
+    assert (parent / "builder" / "MEMORY.md").is_file()
+    restore(parent, applied.batch)  # the index the dream created goes again
+    assert not (parent / "builder" / "MEMORY.md").exists()
 
 
 def test_plan_adds_an_agents_missing_line_to_the_agents_own_index(

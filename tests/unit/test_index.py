@@ -49,7 +49,11 @@ from memdir_nb.storage.index_files import (
     nested_index_lines,
     read_entrypoint,
 )
-from memdir_nb.storage.index_rebuild import plan_index_rebuild
+from memdir_nb.storage.index_rebuild import (
+    agent_index_dirs,
+    plan_agent_index_rebuild,
+    plan_index_rebuild,
+)
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
@@ -621,10 +625,30 @@ def test_rebuild_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     # published agent-memory/ would have had 20 such files copied into its outer index)
     parent = real_dir("agent-beside-index")
     r = plan_index_rebuild(parent)
-    # the outer index's line for the file that moved into builder/ follows it there
-    assert r.merged.added == () and r.merged.dangling == ()
-    assert r.merged.repointed == (("reference_cache_host.md", "builder/reference_cache_host.md"),)
-    assert "planner/" not in r.text
+    assert r.merged.added == () and "planner/" not in r.text
+    # lefts38b: builder/'s file belongs in builder/MEMORY.md (below), never the root's line
+    assert r.merged.repointed == () and "builder/" not in r.text
+
+
+def test_the_roots_rebuild_gives_an_agent_folder_without_an_index_its_own_keeping_the_roots(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real38 (an agent's index written one level too high, at the root; its folder has none):
+    # the rebuild re-pointed the root's line at the agent's file, a line no agent loads
+    parent = real_dir("agent-beside-index")
+    root_before = (parent / "MEMORY.md").read_text()
+    assert plan_index_rebuild(parent).text == root_before  # the person's line kept as written
+    assert list(agent_index_dirs(parent)) == ["builder", "planner"]
+    builder = plan_agent_index_rebuild(parent / "builder", "builder")
+    assert not builder.existed and builder.merged.added == ("reference_cache_host.md",)
+    assert not (parent / "builder" / "MEMORY.md").exists()  # a plan writes nothing
+    result = MemoryStore(parent).rebuild_index_files()
+    assert (parent / "MEMORY.md").read_text() == root_before
+    text = (parent / "builder" / "MEMORY.md").read_text()
+    assert text.startswith("- [Cache host](reference_cache_host.md) \u2014 ")
+    assert result.batch is not None
+    restore(parent, Path(result.batch).name)  # the index the rebuild created goes again
+    assert not (parent / "builder" / "MEMORY.md").exists()
 
 
 def test_an_agents_index_that_is_a_link_out_is_never_written_by_the_roots_rebuild(

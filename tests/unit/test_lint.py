@@ -2124,6 +2124,23 @@ def test_a_memory_an_agents_own_index_leaves_out_is_offered_to_that_index_not_th
     assert [f.path for f in in_agent] == ["project_freeze_window.md"]  # the agent's own dir
 
 
+def test_a_memory_of_an_agent_folder_without_an_index_is_sent_to_give_it_one_not_to_the_root(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real38 (an agent's index written one level too high): index-never-loaded said to give
+    # builder/ its own index while not-in-index told the user to add a line to the root's
+    findings = lint_memory_dir(real_dir("agent-beside-index"))
+    (missing,) = [f for f in findings if f.rule == "not-in-index"]
+    (never,) = [f for f in findings if f.rule == "index-never-loaded"]
+    step = "give builder/ an index of its own: `memdir-nb rebuild-index agent-memory/builder`"
+    assert missing.path == "builder/reference_cache_host.md"
+    assert (
+        "builder/ has no MEMORY.md, the index Claude Code loads for that agent" in missing.message
+    )
+    assert missing.hint.startswith(step) and step in never.hint  # one step, both findings
+    assert "add a '- [Title]" not in missing.hint
+
+
 def test_a_password_under_a_chinese_label_in_the_index_is_a_secret(tmp_path: Path) -> None:
     # realdata34: a real Chinese memory index (a ~/.claude kept in git) held two passwords as
     # `密码：<value>`, with a full-width colon; lint found none of them

@@ -37,6 +37,17 @@ def test_three_pull_requests_make_a_list_and_two_do_not() -> None:
     assert _history("Shipped as PR #41 and PR #42.") == []
 
 
+def test_a_pull_request_named_again_is_counted_once_in_the_message_as_in_the_threshold() -> None:
+    # real38: "a list of 18 PR references" for a note naming a few PRs again and again
+    (found,) = _history(
+        "The sync queue came with PR #61; PR #64 retried it and PR #70 capped the retries.",
+        "PR #61 is the one to read first, PR #64 second; PR #61 again for the schema.",
+        "Before touching retries, reread PR #70 and PR #64.",
+    )
+    assert found.message == "a list of 3 PR references is git history"
+    assert _history("PR #61, then PR #61 again, and PR #64 twice: PR #64.") == []
+
+
 def test_a_bare_number_is_a_pull_request_only_beside_words_about_prs() -> None:
     assert (
         _history("- Caches expire hourly; #1282", "- Tokens rotate weekly; #1780", "#52 waits")
