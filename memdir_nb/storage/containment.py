@@ -25,9 +25,11 @@ from memdir_nb.spec.quoted import shown_problem
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.storage.real_paths import (
     MAX_SYMLINKS_FOLLOWED,
+    PathTooLongError,
     SymlinkChainTooLongError,
     eloop_words,
     real_path,
+    real_path_or_none,
     symlink_loop_words,
 )
 
@@ -42,12 +44,15 @@ __all__ = [
     "MAX_SYMLINKS_FOLLOWED",
     "NAME_MAX_BYTES",
     "PATH_MAX_BYTES",
+    "PathTooLongError",
     "PathTraversalError",
     "SymlinkChainTooLongError",
     "check_path_length",
+    "check_whole_path_length",
     "eloop_words",
     "is_real_path_within",
     "real_path",
+    "real_path_or_none",
     "realpath_deepest_existing",
     "sanitize_path_key",
     "symlink_loop_words",
@@ -238,6 +243,9 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
     current = os.path.abspath(os.fspath(path))
     if "\0" in current:
         raise PathTraversalError("null-byte", f"Null byte in path {current!r}.")
+    # before the walk up: each step takes the whole path's dirname and real_path refuses a
+    # path past PATH_MAX, so 300,000 folders walked up one at a time, quadratic (polish38)
+    check_whole_path_length(current)
     tail: list[str] = []
     while True:
         try:
@@ -331,6 +339,12 @@ def check_path_length(resolved: str, base: str) -> None:
                 f"File or folder name {part[:40]!r}... is {len(os.fsencode(part))} bytes; "
                 f"the limit is {NAME_MAX_BYTES}. Use a shorter name.",
             )
+    check_whole_path_length(resolved)
+
+
+def check_whole_path_length(resolved: str) -> None:
+    """check_path_length's test of the whole path (PATH_MAX_BYTES), its names left alone: for
+    a walk that passes over a name too long to exist (realpath_deepest_existing)."""
     if len(os.fsencode(resolved)) > PATH_MAX_BYTES:
         raise PathTraversalError(
             "too-long",
