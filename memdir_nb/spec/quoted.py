@@ -21,6 +21,7 @@ __all__ = [
     "shown_fields",
     "shown_input",
     "shown_problem",
+    "shown_repr",
     "shown_text",
     "shown_value",
 ]
@@ -52,11 +53,27 @@ def shown_text(text: str, limit: int = SHOWN_TEXT_MAX) -> str:
     path came back as a 1 MB error, sent to the model again with every later turn (attack38).
     A text within limit and with no control is returned unchanged, so the reference backend's
     answers stay byte for byte on what a model sends in earnest."""
-    if len(text) > limit:
-        half = max(limit // 2, 1)
-        left = len(text) - 2 * half
-        text = f"{text[:half]}...[{left:,} characters left out]...{text[-half:]}"
-    return terminal_safe(text)
+    return terminal_safe(_cut(text, limit))
+
+
+def _cut(text: str, limit: int) -> str:
+    """text, its middle replaced by how many characters were left out past limit characters."""
+    if len(text) <= limit:
+        return text
+    half = max(limit // 2, 1)
+    left = len(text) - 2 * half
+    return f"{text[:half]}...[{left:,} characters left out]...{text[-half:]}"
+
+
+def shown_repr(text: str, limit: int = SHOWN_TEXT_MAX) -> str:
+    """text as repr quotes it (between quotes, every control escaped), cut as shown_text cuts.
+
+    For a refusal that quotes a second path beside the one it is about (a path as sent beside
+    where it resolves, a key beside what it decodes to): the path it is about is quoted whole
+    once, the other one cut, so a legal path (4,095 bytes) quoted twice no longer passes
+    PROBLEM_TEXT_MAX and loses its middle, where what is wrong was said (polish38). Within
+    limit, repr(text) unchanged."""
+    return repr(_cut(text, limit))
 
 
 def shown_input(value: object, limit: int = SHOWN_TEXT_MAX) -> str:

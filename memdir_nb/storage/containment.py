@@ -21,7 +21,7 @@ import stat
 import unicodedata
 
 from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
-from memdir_nb.spec.quoted import shown_problem
+from memdir_nb.spec.quoted import shown_problem, shown_repr
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.storage.real_paths import (
     MAX_SYMLINKS_FOLLOWED,
@@ -174,14 +174,14 @@ def _check_encoded_traversal(key: str) -> None:
         if _introduces_traversal(key, form):
             raise PathTraversalError(
                 "url-encoded-traversal",
-                f"URL-encoded traversal in path key {key!r} (decodes to {form!r}); "
+                f"URL-encoded traversal in path key {key!r} (decodes to {shown_repr(form)}); "
                 "write the file name without percent-encoded '.', '/' or '\\'.",
             )
     for form in _decode_chain(key, ("nfkc",)):
         if _introduces_traversal(key, form):
             raise PathTraversalError(
                 "unicode-traversal",
-                f"Unicode-normalised traversal in path key {key!r} (NFKC gives {form!r}); "
+                f"Unicode-normalised traversal in path key {key!r} (NFKC gives {shown_repr(form)}); "
                 "use ordinary characters instead of fullwidth or compatibility dots and slashes.",
             )
     for form in _decode_chain(key, ("nfkc", "url")):
@@ -189,7 +189,7 @@ def _check_encoded_traversal(key: str) -> None:
             raise PathTraversalError(
                 "mixed-encoding-traversal",
                 f"Traversal hidden behind mixed Unicode and percent-encoding in path key {key!r} "
-                f"(decodes to {form!r}); use a plain file name.",
+                f"(decodes to {shown_repr(form)}); use a plain file name.",
             )
 
 
@@ -386,7 +386,9 @@ def _validate_within(
     if not (resolved.startswith(base_with_sep) and len(resolved) > len(base_with_sep)):
         raise PathTraversalError(
             "escapes-dir",
-            f"Path {raw!r} resolves to {resolved!r}, outside the {label} {base_with_sep!r}.",
+            # the path quoted whole once (resolved); as sent and the base, cut (polish38)
+            f"Path {shown_repr(raw)} resolves to {resolved!r}, outside the {label} "
+            f"{shown_repr(base_with_sep)}.",
         )
 
     # A path no file system takes is refused before the walk up its ancestors: 300,000 short
@@ -400,8 +402,9 @@ def _validate_within(
     if not is_real_path_within(real_target, real_base):
         raise PathTraversalError(
             "symlink-escape",
-            f"Path {raw!r} escapes the {label} through a symlink: it really points to "
-            f"{real_target!r}, outside {real_base!r}. Remove the symlink or write elsewhere.",
+            f"Path {shown_repr(raw)} escapes the {label} through a symlink: it really points "
+            f"to {real_target!r}, outside {shown_repr(real_base)}. Remove the symlink or write "
+            "elsewhere.",
         )
     return resolved
 
