@@ -30,6 +30,7 @@ from memdir_nb.storage.real_paths import (
     eloop_words,
     real_path,
     real_path_or_none,
+    same_real_path,
     symlink_loop_words,
 )
 
@@ -54,6 +55,7 @@ __all__ = [
     "real_path",
     "real_path_or_none",
     "realpath_deepest_existing",
+    "same_real_path",
     "sanitize_path_key",
     "symlink_loop_words",
     "validate_memory_write_path",

@@ -186,3 +186,12 @@ def real_path_or_none(path: str | os.PathLike[str]) -> str | None:
         return real_path(path)
     except PathTooLongError:
         return None
+
+
+def same_real_path(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether a and b name one file or folder after their links (real_path_or_none): a path
+    past the system's limit names none, so it is the same as no other path. For the checks
+    that compare two folders (doctor, the settings layers, the Claude homes): a project
+    folder near the limit makes some paths under it pass it, and real_path refuses those."""
+    real_a = real_path_or_none(a)
+    return real_a is not None and real_a == real_path_or_none(b)

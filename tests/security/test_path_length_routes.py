@@ -26,6 +26,7 @@ from memdir_nb.storage.containment import (
     real_path,
     real_path_or_none,
     realpath_deepest_existing,
+    same_real_path,
 )
 from memdir_nb.storage.fsutil import open_real_dir
 from memdir_nb.storage.scan import scan_memory_dir
@@ -84,7 +85,9 @@ def test_a_path_at_the_limit_is_still_resolved(tmp_path: Path) -> None:
     at_limit += "y/" * ((PATH_MAX_BYTES - len(at_limit)) // 2)
     assert len(os.fsencode(at_limit)) <= PATH_MAX_BYTES
     assert real_path(at_limit) == os.path.normpath(at_limit)
-    assert real_path_or_none(at_limit + "z" * PATH_MAX_BYTES) is None
+    past = at_limit + "z" * PATH_MAX_BYTES
+    assert real_path_or_none(past) is None
+    assert not same_real_path(past, past)  # names no file, so it is the same as none
 
 
 def test_an_import_longer_than_any_path_names_no_file_and_doctor_goes_on(tmp_path: Path) -> None:
