@@ -281,6 +281,8 @@ def plan_consolidation_with_claude(
     recorder = PlanRecorder(root, cwd=root)
     loop = agent_loop.run_tool_loop(request, recorder, client=client, max_turns=max_turns)
     notes = [f"refused {name}: {reason}" for name, _inp, reason in recorder.refused]
+    if loop.refused_dropped:
+        notes.append(f"{loop.refused_dropped:,} more refused calls, not listed")
     notes += recorder.link_notes()
     if loop.hit_turn_cap:
         notes.append(

@@ -23,9 +23,11 @@ from memdir_nb.formats.index import index_cap_verdict
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
+    REFUSED_CALLS_KEPT,
     TOOL_BASH_MAX_OUTPUT_BYTES,
     TOOL_READ_MAX_BYTES,
 )
+from memdir_nb.spec.quoted import shown_fields, shown_input, shown_problem
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.containment import absolute_dir
@@ -94,7 +96,10 @@ class ToolRunner:
         self.memory_dir = absolute_dir(memory_dir)
         self.cwd = Path(cwd) if cwd is not None else self.memory_dir
         self.written: list[str] = []
+        # The refused calls (name, input, reason), each quoted by spec.quoted (never a 1 MB
+        # input whole), the first REFUSED_CALLS_KEPT of them; refused_dropped counts the rest.
         self.refused: list[tuple[str, dict[str, Any], str]] = []
+        self.refused_dropped = 0
         # One line for each Write/Edit whose new `name:` left other memories' links naming no
         # memory (storage.link_report's message, as a rename's; the tool result says it too)
         self.notes: list[str] = []
@@ -119,9 +124,7 @@ class ToolRunner:
         except Exception as exc:  # a malformed call must not take the agent loop down
             return ToolOutcome(_clip(f"{name} failed: {type(exc).__name__}: {exc}"), True, None)
         if not verdict.allowed:
-            self.refused.append(
-                (name, dict(tool_input) if isinstance(tool_input, Mapping) else {}, verdict.reason)
-            )
+            self._keep_refused(name, tool_input, verdict.reason)
             return ToolOutcome(_clip(f"Permission denied: {verdict.reason}"), True, verdict)
         try:
             handler = getattr(self, f"_tool_{str(name).lower()}")
@@ -135,6 +138,13 @@ class ToolRunner:
             return ToolOutcome(_clip(f"{name} refused: {exc}"), True, verdict)
         except Exception as exc:
             return ToolOutcome(_clip(f"{name} failed: {type(exc).__name__}: {exc}"), True, verdict)
+
+    def _keep_refused(self, name: object, tool_input: object, reason: str) -> None:
+        """Keep a refused call to show, quoted; past REFUSED_CALLS_KEPT only count it."""
+        if len(self.refused) >= REFUSED_CALLS_KEPT:
+            self.refused_dropped += 1
+            return
+        self.refused.append((shown_input(name), shown_fields(tool_input), shown_problem(reason)))
 
     def _pop_cap_error(self) -> str | None:
         """The over-cap error the last write recorded, cleared for the next call."""

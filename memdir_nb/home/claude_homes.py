@@ -18,7 +18,7 @@ from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.spec.constants import AGENT_MEMORY_DIRNAME, PROJECTS_DIRNAME
-from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.containment import same_real_path
 from memdir_nb.storage.fsutil import is_folder
 
 # What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
@@ -70,7 +70,7 @@ def _holds_projects(path: Path) -> bool:
 
 def _same(a: Path, b: Path) -> bool:
     try:
-        return real_path(a) == real_path(b)
+        return same_real_path(a, b)
     except OSError:  # a path that keeps changing while it is resolved: not known to be one
         return False
 

@@ -46,7 +46,7 @@ from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.containment import same_real_path
 
 logger = logging.getLogger(__name__)
 logger.addFilter(WarnedOnce())  # each layer builds a config; each problem is told once
@@ -480,7 +480,7 @@ def _read_settings(
 
 def _same_file(a: Path | None, b: Path | None) -> bool:
     """Whether two settings paths name one file (links and `..` resolved)."""
-    return a is not None and b is not None and real_path(a) == real_path(b)
+    return a is not None and b is not None and same_real_path(a, b)
 
 
 def _selector_choice(env: Mapping[str, str], problems: list[str]) -> str | None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.containment import real_path, real_path_or_none
 
 logger = logging.getLogger(__name__)
 logger.addFilter(OneLineRecords())  # a warning is one line, whatever it names
@@ -159,7 +159,7 @@ def _pointer_file_problem(dot_git: Path) -> str | None:
     except (OSError, UnicodeDecodeError):
         back = None
     if back is not None:
-        if real_path(_resolve_from(git_dir, back)) != os.path.join(folder, ".git"):
+        if real_path_or_none(_resolve_from(git_dir, back)) != os.path.join(folder, ".git"):
             return (
                 f"{dot_git} points at {git_dir}, but that worktree entry belongs to {back} "
                 "(its gitdir file), not to this folder"
@@ -172,7 +172,7 @@ def _pointer_file_problem(dot_git: Path) -> str | None:
             return f"{dot_git} points at {git_dir}, whose commondir {common} is not a folder"
         return None
     worktree = _core_worktree(git_dir / "config")  # a submodule: core.worktree names this folder
-    if worktree is not None and real_path(_resolve_from(git_dir, worktree)) == folder:
+    if worktree is not None and real_path_or_none(_resolve_from(git_dir, worktree)) == folder:
         return None
     return (
         f"{dot_git} points at {git_dir}, but nothing there (no gitdir file naming this "

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from memdir_nb.spec.text import fence_change
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.containment import real_path, real_path_or_none
 
 # How much of each instruction file is read, how deep imports are followed (as Claude Code
 # follows them) and how many files are read at most.
@@ -78,8 +78,8 @@ def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:
     named = False
     while queue and len(seen) < MAX_INSTRUCTION_FILES:
         path, hops = queue.pop(0)
-        real = real_path(path)
-        if real in seen:
+        real = real_path_or_none(path)  # an @-import longer than any path names no file
+        if real is None or real in seen:
             continue
         seen.add(real)
         try:
@@ -91,7 +91,7 @@ def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:
             if target.startswith("~"):
                 continue  # the user's home: not the project's folder
             imported = path.parent / target
-            if real_path(imported) == index:
+            if real_path_or_none(imported) == index:
                 return IMPORTS
             if hops + 1 < MAX_IMPORT_HOPS:
                 queue.append((imported, hops + 1))

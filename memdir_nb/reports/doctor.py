@@ -36,7 +36,7 @@ from memdir_nb.reports.where import WhereReport, where
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import plural
-from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.containment import same_real_path
 from memdir_nb.storage.fsutil import is_folder, is_regular_file
 
 # ---------------------------------------------------------------------------- settings
@@ -226,7 +226,7 @@ def _home_local_findings(config: MemdirConfig) -> list[DoctorFinding]:
     such a session grants a permission). Anywhere else the keys do nothing: say so."""
     path = Path(config.claude_home) / "settings.local.json"
     local = config.cwd / ".claude" / "settings.local.json"
-    if real_path(path) == real_path(local):
+    if same_real_path(path, local):
         return []  # read: it is this project's local layer
     data, _ = load_settings_file(path, "home local")
     block = data.get("env")
@@ -254,7 +254,7 @@ def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[Doctor
         return []
     own = Path(config.claude_home) / PROJECTS_DIRNAME / sanitize_path(report.checkout_root)
     orphan = own / "memory"
-    if real_path(orphan) == real_path(report.memory_dir) or not orphan.is_dir():
+    if same_real_path(orphan, report.memory_dir) or not orphan.is_dir():
         return []
     files = sorted(p.name for p in orphan.iterdir() if is_memory_filename(p.name))
     if not files:
@@ -284,7 +284,7 @@ def _default_dir_findings(report: WhereReport, config: MemdirConfig) -> list[Doc
     if not report.source.startswith("settings:") or not report.key or not report.memory_dir:
         return []
     default = get_memory_base_dir(config) / PROJECTS_DIRNAME / report.key / "memory"
-    if not is_folder(default, follow=False) or real_path(default) == real_path(report.memory_dir):
+    if not is_folder(default, follow=False) or same_real_path(default, report.memory_dir):
         return []
     files = _memory_names(default)
     if not files:
@@ -362,7 +362,7 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
     # cannot enter, and took the whole doctor down (attack round 17)
     if not is_folder(repo_dir, follow=False):
         return []
-    if report.memory_dir and real_path(repo_dir) == real_path(report.memory_dir):
+    if report.memory_dir and same_real_path(repo_dir, report.memory_dir):
         return []
     if not is_regular_file(repo_dir / ENTRYPOINT_NAME):
         return []
@@ -408,7 +408,7 @@ def _project_home_layout_findings(report: WhereReport, config: MemdirConfig) -> 
     project's .claude/ is the home, there is nothing to say.
     """
     dot = Path(report.checkout_root or report.git_root or report.cwd) / ".claude"
-    if not is_folder(dot, follow=False) or real_path(dot) == real_path(config.claude_home):
+    if not is_folder(dot, follow=False) or same_real_path(dot, config.claude_home):
         return []
     keys = _memory_dir_keys(dot)
     if not keys:
@@ -464,7 +464,7 @@ def diagnose(
     if not chosen:  # no dir can be resolved (the gate finding says why)
         return DoctorReport(report, "", tuple(findings))
     checked = Path(chosen)
-    if memory_dir is not None and real_path(checked) != real_path(report.memory_dir):
+    if memory_dir is not None and not same_real_path(checked, report.memory_dir):
         findings.append(
             DoctorFinding(
                 "other-dir-checked",

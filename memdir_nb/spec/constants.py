@@ -174,6 +174,10 @@ TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr
 # out, 55 s). Read-only look-ups need neither.
 TOOL_BASH_MAX_COMMAND_CHARS = 32_000
 TOOL_BASH_MAX_COMMANDS = 64  # commands joined by |, && and || in one call
+# The refused tool calls one run keeps to show (ToolRunner.refused, each quoted by spec.quoted);
+# past it they are only counted (refused_dropped). 10,000 refused calls of 1 MB each were all
+# kept whole (polish38).
+REFUSED_CALLS_KEPT = 200
 
 # The store's transaction (memdir_nb/transaction.py): its crash journal, lock wait and read bound.
 STORE_JOURNAL_NAME = ".memdir.journal"  # written before a step changes files, replayed after

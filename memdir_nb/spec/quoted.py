@@ -9,14 +9,19 @@ person in a terminal or sent to a model again with every later turn, so it is qu
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Mapping
+from itertools import islice
 
 from memdir_nb.spec.text import terminal_safe
 
 __all__ = [
     "PROBLEM_TEXT_MAX",
+    "SHOWN_FIELDS_MAX",
     "SHOWN_TEXT_MAX",
+    "shown_fields",
     "shown_input",
     "shown_problem",
+    "shown_repr",
     "shown_text",
     "shown_value",
 ]
@@ -48,11 +53,27 @@ def shown_text(text: str, limit: int = SHOWN_TEXT_MAX) -> str:
     path came back as a 1 MB error, sent to the model again with every later turn (attack38).
     A text within limit and with no control is returned unchanged, so the reference backend's
     answers stay byte for byte on what a model sends in earnest."""
-    if len(text) > limit:
-        half = max(limit // 2, 1)
-        left = len(text) - 2 * half
-        text = f"{text[:half]}...[{left:,} characters left out]...{text[-half:]}"
-    return terminal_safe(text)
+    return terminal_safe(_cut(text, limit))
+
+
+def _cut(text: str, limit: int) -> str:
+    """text, its middle replaced by how many characters were left out past limit characters."""
+    if len(text) <= limit:
+        return text
+    half = max(limit // 2, 1)
+    left = len(text) - 2 * half
+    return f"{text[:half]}...[{left:,} characters left out]...{text[-half:]}"
+
+
+def shown_repr(text: str, limit: int = SHOWN_TEXT_MAX) -> str:
+    """text as repr quotes it (between quotes, every control escaped), cut as shown_text cuts.
+
+    For a refusal that quotes a second path beside the one it is about (a path as sent beside
+    where it resolves, a key beside what it decodes to): the path it is about is quoted whole
+    once, the other one cut, so a legal path (4,095 bytes) quoted twice no longer passes
+    PROBLEM_TEXT_MAX and loses its middle, where what is wrong was said (polish38). Within
+    limit, repr(text) unchanged."""
+    return repr(_cut(text, limit))
 
 
 def shown_input(value: object, limit: int = SHOWN_TEXT_MAX) -> str:
@@ -61,6 +82,29 @@ def shown_input(value: object, limit: int = SHOWN_TEXT_MAX) -> str:
     if isinstance(value, str):
         return shown_text(value, limit)
     return terminal_safe(shown_value(value))
+
+
+# The most fields of a caller's object (a tool call's input) shown_fields keeps, as shown_value
+# shows at most six entries of a dict.
+SHOWN_FIELDS_MAX = 6
+_SHOWN_FIELD_NAME_MAX = 80  # a field's name, quoted by shown_text
+
+
+def shown_fields(value: object) -> dict[str, str]:
+    """A caller's object (a tool call's input) as it is kept to be shown later: its first
+    SHOWN_FIELDS_MAX fields, each name and value quoted (shown_text, shown_input), and one
+    entry '...' saying how many more were left out. Anything but a mapping is one field '...'
+    holding shown_input of it. ToolRunner kept each refused call's input whole, so 10,000
+    calls of 1 MB held 10 GB (polish38)."""
+    if not isinstance(value, Mapping):
+        return {"...": shown_input(value)}
+    kept = {
+        shown_text(str(name), _SHOWN_FIELD_NAME_MAX): shown_input(field)
+        for name, field in islice(value.items(), SHOWN_FIELDS_MAX)
+    }
+    if len(value) > SHOWN_FIELDS_MAX:
+        kept["..."] = f"{len(value) - SHOWN_FIELDS_MAX:,} more fields left out"
+    return kept
 
 
 # The most characters a problem's whole text runs to (shown_problem): a path at the system's

@@ -21,13 +21,16 @@ import stat
 import unicodedata
 
 from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
-from memdir_nb.spec.quoted import shown_problem
+from memdir_nb.spec.quoted import shown_problem, shown_repr
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.storage.real_paths import (
     MAX_SYMLINKS_FOLLOWED,
+    PathTooLongError,
     SymlinkChainTooLongError,
     eloop_words,
     real_path,
+    real_path_or_none,
+    same_real_path,
     symlink_loop_words,
 )
 
@@ -42,13 +45,17 @@ __all__ = [
     "MAX_SYMLINKS_FOLLOWED",
     "NAME_MAX_BYTES",
     "PATH_MAX_BYTES",
+    "PathTooLongError",
     "PathTraversalError",
     "SymlinkChainTooLongError",
     "check_path_length",
+    "check_whole_path_length",
     "eloop_words",
     "is_real_path_within",
     "real_path",
+    "real_path_or_none",
     "realpath_deepest_existing",
+    "same_real_path",
     "sanitize_path_key",
     "symlink_loop_words",
     "validate_memory_write_path",
@@ -169,14 +176,14 @@ def _check_encoded_traversal(key: str) -> None:
         if _introduces_traversal(key, form):
             raise PathTraversalError(
                 "url-encoded-traversal",
-                f"URL-encoded traversal in path key {key!r} (decodes to {form!r}); "
+                f"URL-encoded traversal in path key {key!r} (decodes to {shown_repr(form)}); "
                 "write the file name without percent-encoded '.', '/' or '\\'.",
             )
     for form in _decode_chain(key, ("nfkc",)):
         if _introduces_traversal(key, form):
             raise PathTraversalError(
                 "unicode-traversal",
-                f"Unicode-normalised traversal in path key {key!r} (NFKC gives {form!r}); "
+                f"Unicode-normalised traversal in path key {key!r} (NFKC gives {shown_repr(form)}); "
                 "use ordinary characters instead of fullwidth or compatibility dots and slashes.",
             )
     for form in _decode_chain(key, ("nfkc", "url")):
@@ -184,7 +191,7 @@ def _check_encoded_traversal(key: str) -> None:
             raise PathTraversalError(
                 "mixed-encoding-traversal",
                 f"Traversal hidden behind mixed Unicode and percent-encoding in path key {key!r} "
-                f"(decodes to {form!r}); use a plain file name.",
+                f"(decodes to {shown_repr(form)}); use a plain file name.",
             )
 
 
@@ -238,6 +245,9 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
     current = os.path.abspath(os.fspath(path))
     if "\0" in current:
         raise PathTraversalError("null-byte", f"Null byte in path {current!r}.")
+    # before the walk up: each step takes the whole path's dirname and real_path refuses a
+    # path past PATH_MAX, so 300,000 folders walked up one at a time, quadratic (polish38)
+    check_whole_path_length(current)
     tail: list[str] = []
     while True:
         try:
@@ -331,6 +341,12 @@ def check_path_length(resolved: str, base: str) -> None:
                 f"File or folder name {part[:40]!r}... is {len(os.fsencode(part))} bytes; "
                 f"the limit is {NAME_MAX_BYTES}. Use a shorter name.",
             )
+    check_whole_path_length(resolved)
+
+
+def check_whole_path_length(resolved: str) -> None:
+    """check_path_length's test of the whole path (PATH_MAX_BYTES), its names left alone: for
+    a walk that passes over a name too long to exist (realpath_deepest_existing)."""
     if len(os.fsencode(resolved)) > PATH_MAX_BYTES:
         raise PathTraversalError(
             "too-long",
@@ -372,7 +388,9 @@ def _validate_within(
     if not (resolved.startswith(base_with_sep) and len(resolved) > len(base_with_sep)):
         raise PathTraversalError(
             "escapes-dir",
-            f"Path {raw!r} resolves to {resolved!r}, outside the {label} {base_with_sep!r}.",
+            # the path quoted whole once (resolved); as sent and the base, cut (polish38)
+            f"Path {shown_repr(raw)} resolves to {resolved!r}, outside the {label} "
+            f"{shown_repr(base_with_sep)}.",
         )
 
     # A path no file system takes is refused before the walk up its ancestors: 300,000 short
@@ -386,8 +404,9 @@ def _validate_within(
     if not is_real_path_within(real_target, real_base):
         raise PathTraversalError(
             "symlink-escape",
-            f"Path {raw!r} escapes the {label} through a symlink: it really points to "
-            f"{real_target!r}, outside {real_base!r}. Remove the symlink or write elsewhere.",
+            f"Path {shown_repr(raw)} escapes the {label} through a symlink: it really points "
+            f"to {real_target!r}, outside {shown_repr(real_base)}. Remove the symlink or write "
+            "elsewhere.",
         )
     return resolved
 

@@ -12,6 +12,9 @@ import errno
 import os
 import stat
 
+from memdir_nb.spec.constants import PATH_MAX_BYTES
+from memdir_nb.spec.quoted import shown_text
+
 _REALPATH_RACE_TRIES = 8
 # The most symlinks one resolution follows: the kernel's own bound (Linux MAXSYMLINKS), past
 # which it answers ELOOP. Python 3.11's os.path.realpath has none: it recurses once per link
@@ -19,6 +22,32 @@ _REALPATH_RACE_TRIES = 8
 # dir, a `.git` pointer) raised RecursionError out of lint, rebuild-index and doctor, and many
 # distinct links cost millions of lstat calls (attack round 20).
 MAX_SYMLINKS_FOLLOWED = 40
+
+
+class PathTooLongError(OSError):
+    """real_path was given a path longer than PATH_MAX_BYTES: errno ENAMETOOLONG, as the
+    kernel answers for any such path, raised before any part of it is looked at."""
+
+
+def _refuse_too_long(path: str) -> None:
+    """Raise PathTooLongError for a path no system call takes (PATH_MAX_BYTES, in bytes).
+
+    Resolving is quadratic in a path's number of parts, as os.path.realpath is (each part is
+    joined onto the whole path resolved so far): 300,000 one-letter folders (600 KB, from a
+    caller, a settings value or an @-import in a CLAUDE.md) took some 20 s (polish38)."""
+    if len(path) <= PATH_MAX_BYTES // 4:  # UTF-8 takes at most four bytes a character
+        return
+    try:
+        size = len(os.fsencode(path))
+    except UnicodeEncodeError:  # a lone surrogate: counted as a character each
+        size = len(path)
+    if size > PATH_MAX_BYTES:
+        raise PathTooLongError(
+            errno.ENAMETOOLONG,
+            f"path is {size:,} bytes, longer than the system allows ({PATH_MAX_BYTES:,}); "
+            "no file or folder can have it, so it is not resolved",
+            shown_text(path),
+        )
 
 
 class SymlinkChainTooLongError(OSError):
@@ -130,7 +159,13 @@ def real_path(path: str | os.PathLike[str], *, strict: bool = False) -> str:
     removes or replaces that link in between, it raises (ENOENT, EINVAL) although a missing
     part is otherwise no error. Resolving again sees the new state; after a few tries the
     OSError is raised (the path kept changing under us). strict raises at once.
+
+    A path longer than the system allows (PATH_MAX_BYTES) is refused with PathTooLongError
+    (ENAMETOOLONG) before anything is resolved, strict or not: no system call takes it, and
+    resolving it cost time quadratic in its parts.
     """
+    path = os.fspath(path)
+    _refuse_too_long(path)
     if strict:
         return _real_path_once(path, True)
     for attempt in range(_REALPATH_RACE_TRIES):
@@ -140,3 +175,23 @@ def real_path(path: str | os.PathLike[str], *, strict: bool = False) -> str:
             if attempt == _REALPATH_RACE_TRIES - 1:
                 raise
     raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def real_path_or_none(path: str | os.PathLike[str]) -> str | None:
+    """real_path(path), or None for a path longer than the system allows (PathTooLongError):
+    it names no file, so it is no file another path is compared with. For a path read from
+    a file (a CLAUDE.md's @-import, a .git pointer's gitdir or core.worktree), which must
+    not turn the refusal into an error out of doctor or the git-root look-up."""
+    try:
+        return real_path(path)
+    except PathTooLongError:
+        return None
+
+
+def same_real_path(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether a and b name one file or folder after their links (real_path_or_none): a path
+    past the system's limit names none, so it is the same as no other path. For the checks
+    that compare two folders (doctor, the settings layers, the Claude homes): a project
+    folder near the limit makes some paths under it pass it, and real_path refuses those."""
+    real_a = real_path_or_none(a)
+    return real_a is not None and real_a == real_path_or_none(b)

@@ -35,6 +35,7 @@ class ToolLoopResult:
     stop_reason: str | None
     written: list[str] = field(default_factory=list)
     refused: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)
+    refused_dropped: int = 0  # refused calls past the runner's REFUSED_CALLS_KEPT, only counted
     hit_turn_cap: bool = False
     final_text: str = ""
     # what the runner's writes left for a person to see (a new `name:` that left other
@@ -107,5 +108,6 @@ def run_tool_loop(
         result.hit_turn_cap = bool(calls)
     result.written = list(getattr(runner, "written", []))
     result.refused = list(getattr(runner, "refused", []))
+    result.refused_dropped = int(getattr(runner, "refused_dropped", 0))
     result.notes = list(getattr(runner, "notes", []))
     return result

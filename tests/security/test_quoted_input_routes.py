@@ -9,6 +9,7 @@ spec/quoted.shown_problem, applied where each refusal type is made.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -97,3 +98,42 @@ def test_a_path_of_many_short_folders_is_refused_before_any_walk_up_its_ancestor
     mem.mkdir()
     problem = ROUTES[route](mem, "a/" * 300_000 + "b.md")
     assert len(problem) <= PROBLEM_TEXT_MAX + 60
+
+
+def _legal_long(prefix: str) -> str:
+    """A relative path of some 3,900 bytes: within the system's limit, a legal path."""
+    return prefix + "d/" * 1_950 + "x.md"
+
+
+def test_a_legal_path_refused_as_escaping_is_quoted_whole_once_and_never_cut(
+    tmp_path: Path,
+) -> None:
+    """polish38: 'Path raw resolves to resolved, outside base' quoted a legal 4 KB path twice
+    (8 KB), so shown_problem cut its middle, where the resolved path ended and what was wrong
+    began. The resolved path is now quoted whole once and the path as sent cut."""
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    raw = _legal_long("../")
+    with pytest.raises(PathTraversalError) as caught:
+        validate_memory_write_path(raw, mem)
+    said = str(caught.value)
+    assert caught.value.rule == "escapes-dir" and len(said) <= PROBLEM_TEXT_MAX
+    assert repr(os.path.normpath(os.path.join(mem, raw))) in said
+    assert said.endswith(f"outside the memory folder {str(mem) + os.sep!r}.")
+
+
+def test_a_legal_path_through_an_escaping_symlink_is_quoted_whole_once_and_never_cut(
+    tmp_path: Path,
+) -> None:
+    """polish38: the symlink-escape refusal quoted the path as sent and where it really
+    points, each up to 4 KB: cut in the middle too. Where it points is quoted whole, once."""
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "leak").symlink_to(tmp_path)
+    raw = os.path.join(mem, _legal_long("leak/"))
+    with pytest.raises(PathTraversalError) as caught:
+        validate_memory_write_path(raw, mem)
+    said = str(caught.value)
+    assert caught.value.rule == "symlink-escape" and len(said) <= PROBLEM_TEXT_MAX
+    assert repr(os.path.join(tmp_path, _legal_long(""))) in said
+    assert said.endswith("Remove the symlink or write elsewhere.")

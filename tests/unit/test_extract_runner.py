@@ -11,6 +11,8 @@ import pytest
 from memdir_nb.extract import (
     ToolRunner,
 )
+from memdir_nb.spec.constants import REFUSED_CALLS_KEPT
+from memdir_nb.spec.quoted import PROBLEM_TEXT_MAX, SHOWN_FIELDS_MAX, SHOWN_TEXT_MAX
 
 
 def test_runner_edit_refuses_ambiguous_or_missing_text_and_leaves_file(memdir: Path) -> None:
@@ -253,3 +255,31 @@ def test_a_refusal_quotes_the_models_input_cut_never_whole(
     name, tool_input = call
     out = ToolRunner(memdir).run(name, tool_input)  # type: ignore[arg-type]  # a hostile call
     assert out.is_error and len(out.content) < 1_500
+
+
+def test_a_refused_call_is_kept_quoted_never_whole(memdir: Path) -> None:
+    """polish38: `refused` kept each refused call's whole input, so a 1 MB content or path
+    stayed in memory for the run. It keeps the call quoted by spec.quoted's rule."""
+    runner = ToolRunner(memdir)
+    huge = "x" * 1_000_000
+    runner.run("Write", {"file_path": "/etc/" + huge, "content": huge, "extra": list(range(9))})
+    runner.run("Nope" + huge, {str(i): huge for i in range(50)})
+    assert len(runner.refused) == 2
+    for name, kept, reason in runner.refused:
+        assert len(name) <= SHOWN_TEXT_MAX + 40 and len(reason) <= PROBLEM_TEXT_MAX + 40
+        assert len(kept) <= SHOWN_FIELDS_MAX + 1
+        assert sum(len(k) + len(str(v)) for k, v in kept.items()) < 10 * SHOWN_TEXT_MAX
+    assert (
+        runner.refused[0][0] == "Write" and "characters left out" in runner.refused[0][1]["content"]
+    )
+    assert "44 more fields left out" in str(runner.refused[1][1])
+
+
+def test_refused_calls_kept_are_bounded_in_number_and_the_rest_counted(memdir: Path) -> None:
+    """polish38: a model sending 10,000 refused calls grew `refused` by 10,000 entries; the
+    first REFUSED_CALLS_KEPT are kept and the rest only counted, and the loop's result says so."""
+    runner = ToolRunner(memdir)
+    for i in range(REFUSED_CALLS_KEPT + 1_000):
+        runner.run("Write", {"file_path": f"/etc/x{i}", "content": "y" * 1_000})
+    assert len(runner.refused) == REFUSED_CALLS_KEPT and runner.refused_dropped == 1_000
+    assert runner.refused[-1][1]["file_path"] == f"/etc/x{REFUSED_CALLS_KEPT - 1}"

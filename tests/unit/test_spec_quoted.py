@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memdir_nb.spec.quoted import shown_input, shown_text, shown_value
+from memdir_nb.spec.quoted import shown_input, shown_repr, shown_text, shown_value
 
 
 def test_shown_value_cuts_a_long_string_and_a_long_list_but_keeps_escapes() -> None:
@@ -26,3 +26,11 @@ def test_a_quoted_input_shows_a_string_as_written_and_any_other_value_cut() -> N
     assert shown_input(5) == "5" and shown_input(1.0) == "1.0"
     assert len(shown_input(["a"] * 100_000)) < 100
     assert len(shown_input({"a": "x" * 1_000_000})) < 200
+
+
+def test_shown_repr_is_repr_within_the_limit_and_cut_past_it() -> None:
+    assert shown_repr("/m/a\x1b.md") == repr("/m/a\x1b.md")
+    long = "a" * 300 + "\x1b" + "b" * 4_000
+    said = shown_repr(long)
+    assert said.startswith("'" + "a" * 250) and said.endswith("b" * 250 + "'")
+    assert "[3,801 characters left out]" in said and "\x1b" not in said

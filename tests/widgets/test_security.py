@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.spec.quoted import PROBLEM_TEXT_MAX
 from memdir_nb.ui.views.security import ATTACK_EXAMPLES
 from memdir_nb.ui.widgets import PathSecurityLab
 from tests.support import NOW, snapshot
@@ -113,3 +114,31 @@ def test_plant_button_disabled_for_examples_without_a_link(mem: Path, config: Me
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = _example_index("null byte")
     assert lab.plant_button.disabled
+
+
+@pytest.mark.parametrize(
+    "key", ["k" * 1_000_000 + ".md", "ab/" * 300_000 + "x.md"], ids=["one-name", "many-folders"]
+)
+def test_a_huge_key_is_shown_cut_in_the_verdict_and_every_step(
+    mem: Path, config: MemdirConfig, key: str
+) -> None:
+    """polish38: the lab showed the key typed whole, in the verdict and in pass 1's 'resolves
+    to' detail, so a 1 MB key pasted in gave 1 MB of widget text twice. Both now quote it by
+    spec.quoted's rule: its ends kept, its middle left out and counted."""
+    lab = PathSecurityLab(mem, now_ms=NOW, config=config)
+    lab.key.value = key
+    assert lab.verdict == "rejected at too-long"
+    assert len(lab.verdict_box.value) < 2_000 and "characters left out" in lab.verdict_box.value
+    assert all(len(s.detail) <= PROBLEM_TEXT_MAX for s in lab.steps)
+    assert "characters left out" in next(s for s in lab.steps if s.step == "pass-1").detail
+    assert len(lab.steps_box.value) < 10 * PROBLEM_TEXT_MAX
+
+
+def test_a_key_holding_controls_is_shown_with_them_escaped(mem: Path, config: MemdirConfig) -> None:
+    """polish38: the quoted rule escapes controls in the verdict and the steps' details too."""
+    lab = PathSecurityLab(mem, now_ms=NOW, config=config)
+    lab.key.value = "notes/\x1b]0;owned\x07\u202edeploy.md"
+    shown = lab.verdict_box.value + lab.steps_box.value + "".join(s.detail for s in lab.steps)
+    assert lab.verdict == "accepted"
+    assert not any(c in shown for c in "\x1b\x07\u202e")
+    assert "\\x1b" in lab.verdict_box.value and "\\x1b" in lab.steps_box.value

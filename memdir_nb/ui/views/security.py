@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memdir_nb.spec.quoted import PROBLEM_TEXT_MAX, shown_text
+from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.containment import (
     PathTraversalError,
     realpath_deepest_existing,
@@ -25,6 +27,7 @@ __all__ = [
     "CheckStep",
     "check_team_key",
     "plant_example_symlink",
+    "shown_key",
 ]
 
 # Checks in the order sanitize_path_key and validate_team_mem_key apply them; each pairs a
@@ -55,6 +58,19 @@ KEY_CHECKS: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("length", "file and path names within the filesystem's limits", frozenset({"too-long"})),
 )
 SANITIZER_STEPS = 8  # the first eight checks belong to sanitize_path_key
+
+
+def shown_key(key: str) -> str:
+    """The key as the lab shows it, on one line between quotes: spec.quoted's rule (cut in
+    the middle past SHOWN_TEXT_MAX characters, every control a visible escape). It was shown
+    whole, so a 1 MB key pasted in made 1 MB of widget text (polish38)."""
+    return f"'{terminal_line(shown_text(key))}'"
+
+
+def _shown_detail(text: str) -> str:
+    """A step's detail (a refusal, or the path a key resolves to), quoted by the same rule: a
+    path is built from the key, so it was the key's size again."""
+    return shown_text(text, PROBLEM_TEXT_MAX)
 
 
 @dataclass(frozen=True)
@@ -94,7 +110,8 @@ def _mark(
         if not reached:
             steps.append(CheckStep(step_id, title, "not reached"))
         elif step_id == failed:
-            steps.append(CheckStep(step_id, title, "fail", getattr(exc, "rule", "error"), str(exc)))
+            rule = getattr(exc, "rule", "error")
+            steps.append(CheckStep(step_id, title, "fail", rule, _shown_detail(str(exc))))
             reached = False
         else:
             steps.append(CheckStep(step_id, title, "pass", "", extra.get(step_id, "")))
@@ -129,12 +146,12 @@ def check_team_key(
     c_exc: Exception | None = None
     try:
         resolved = validate_team_mem_write_path(candidate, base)
-        extra["pass-1"] = f"resolves to {resolved}"
-        extra["pass-2"] = f"really points to {realpath_deepest_existing(resolved)}"
+        extra["pass-1"] = f"resolves to {shown_text(resolved)}"
+        extra["pass-2"] = f"really points to {shown_text(realpath_deepest_existing(resolved))}"
     except (PathTraversalError, ValueError) as err:
         c_failed, c_exc = _failing_step(err, key, "contain"), err
         if c_failed != "pass-1" and "\0" not in candidate:
-            extra["pass-1"] = f"resolves to {os.path.abspath(candidate)}"
+            extra["pass-1"] = f"resolves to {shown_text(os.path.abspath(candidate))}"
     _mark(steps, ids[SANITIZER_STEPS:], c_failed, c_exc, extra)
     return steps
 

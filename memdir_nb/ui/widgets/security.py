@@ -141,7 +141,7 @@ class PathSecurityLab(MemdirView):
             return
         colour = STEP_STYLE["pass" if self.verdict == "accepted" else "fail"]
         self.verdict_box.value = (
-            f'<p style="color:{colour}"><b>{esc(repr(text))}: {esc(self.verdict)}</b></p>'
+            f'<p style="color:{colour}"><b>{esc(view.shown_key(text))}: {esc(self.verdict)}</b></p>'
         )
         self.steps_box.value = "".join(
             f'<div class="memdir-step memdir-step-{s.status.replace(" ", "-")}" style="color:{STEP_STYLE[s.status]}">'
