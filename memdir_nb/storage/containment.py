@@ -393,10 +393,6 @@ def _validate_within(
             f"{shown_repr(base_with_sep)}.",
         )
 
-    # A path no file system takes is refused before the walk up its ancestors: 300,000 short
-    # folders (600 KB, under any byte cap a caller has) kept the walk busy for 90 s (attack38).
-    check_path_length(resolved, base_with_sep)
-
     # Pass 2: follow symlinks on the deepest existing ancestor, for both the target and the
     # base (the configured base may itself be a symlink; its target is then the real base).
     real_target = realpath_deepest_existing(resolved)
@@ -408,6 +404,11 @@ def _validate_within(
             f"to {real_target!r}, outside {shown_repr(real_base)}. Remove the symlink or write "
             "elsewhere.",
         )
+    # A path past PATH_MAX was refused before the walk (realpath_deepest_existing: 300,000
+    # short folders kept it busy for 90 s, attack38); a name too long is checked here, after a
+    # symlink leading out, which is the path's first problem (the attack corpus's
+    # too-long-behind-escape).
+    check_path_length(resolved, base_with_sep)
     return resolved
 
 
