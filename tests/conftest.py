@@ -1611,9 +1611,9 @@ def the_zone_a_demo_set_is_given_back() -> Iterator[None]:
     in the zone the run started in."""
     before = os.environ.get("TZ")
     yield
-    nbdir = sys.modules.get("memdir_nb.ui.nbdir")
-    if nbdir is not None:
-        nbdir._ZONE_BEFORE_DEMO.clear()
+    machine = sys.modules.get("memdir_nb.machine")
+    if machine is not None:
+        machine._ZONE_BEFORE_UTC.clear()
     if os.environ.get("TZ") != before:
         if before is None:
             os.environ.pop("TZ", None)

@@ -10,7 +10,6 @@ make sense only on the demo. `open_notebook_dir` says which dir was opened and w
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.names import name_encoding_problem
+from memdir_nb.machine import hold_utc_zone
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     MAX_MEMORY_FILES,
@@ -210,11 +210,6 @@ def profile_dir(
     )
 
 
-# The kernel's TZ before a demo dir set it to UTC: [] while no demo holds the zone, else [TZ or
-# None when it was unset]. A list, so hold_demo_zone changes no module global binding.
-_ZONE_BEFORE_DEMO: list[str | None] = []
-
-
 def hold_demo_zone(is_demo: bool) -> None:
     """Read the demo in UTC, and any other dir in the kernel's own zone again.
 
@@ -223,22 +218,10 @@ def hold_demo_zone(is_demo: bool) -> None:
     day, as Claude Code's do. East of UTC+12 (New Zealand, Kiritimati) that day is the next
     one, so notebook 07 named other log files and turned "next Thursday" into a date a week
     later; nbval's date substitution hid it (fresh38). On the demo the kernel's zone is UTC;
-    a real dir opened after it in the same kernel gets the zone the kernel had back.
+    a real dir opened after it in the same kernel gets the zone the kernel had back
+    (machine.hold_utc_zone, the environment's one writer).
     """
-    if not hasattr(time, "tzset"):  # Windows: the zone cannot be changed in the process
-        return
-    if is_demo and not _ZONE_BEFORE_DEMO:
-        _ZONE_BEFORE_DEMO.append(os.environ.get("TZ"))
-        os.environ["TZ"] = "UTC"
-    elif not is_demo and _ZONE_BEFORE_DEMO:
-        before = _ZONE_BEFORE_DEMO.pop()
-        if before is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = before
-    else:
-        return
-    time.tzset()
+    hold_utc_zone(is_demo)
 
 
 def open_notebook_dir(

@@ -235,7 +235,10 @@ def test_only_spec_text_escapes_html() -> None:
 # Modules beside home/config that touch the process's environment, and why.
 ENVIRONMENT_USERS = {
     "memdir_nb.home.config": "the one reader: settings, HOME, CLAUDE_CONFIG_DIR, ...",
-    "memdir_nb.machine": "environment_set, the one writer (a variable set for one step)",
+    "memdir_nb.machine": (
+        "environment_set, the one writer (a variable set for one step); hold_utc_zone, TZ "
+        "while a notebook reads the demo"
+    ),
     "memdir_nb.cli.main": (
         "COLUMNS, as shutil.get_terminal_size reads it, for argparse's width; and a command "
         "process's OPENBLAS_NUM_THREADS, set before numpy loads when the user set none"
