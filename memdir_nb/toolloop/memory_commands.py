@@ -210,8 +210,9 @@ class MemoryDirBackend:
         elif res.truncated and not (ranged and text.range_within(view_range, data)):
             answer += (
                 f"\n\nNote: {tp.shown} is {res.total_size:,} bytes; only the first "
-                f"{len(data):,} bytes are shown (the memory tool shows at most "
-                f"{limit:,} bytes of a file). Memory files should be short: split "
+                f"{len(data):,} bytes {'can be viewed' if ranged else 'are shown'} (the "
+                f"memory tool reads at most {limit:,} bytes of a file). Memory files should "
+                "be short: split "
                 "this one into topics."
             )
         return answer

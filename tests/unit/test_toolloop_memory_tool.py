@@ -1423,3 +1423,14 @@ def test_a_range_holding_more_than_one_view_shows_whole_lines_and_where_to_go_on
             break
         last = int(got.rsplit("view_range [", 1)[1].split(",")[0]) - 1
     assert "\tentry 05999 " in got and "View the rest" not in got and "ERROR" not in got
+
+
+def test_a_range_past_the_first_mib_says_the_file_can_be_viewed_only_that_far(
+    tool: MemdirMemoryTool,
+) -> None:
+    lines = [f"entry {i:05d} " + "w" * 88 for i in range(12_000)]  # ~1.2 MB
+    (Path(tool.memory_dir) / "feedback_long.md").write_text(FEEDBACK + "\n".join(lines) + "\n")
+    got = tool_answer(
+        tool, {"command": "view", "path": "/memories/feedback_long.md", "view_range": [11_990, -1]}
+    )
+    assert "\tentry " not in got and "bytes can be viewed (the memory tool reads at most" in got
