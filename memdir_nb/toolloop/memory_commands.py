@@ -185,10 +185,12 @@ class MemoryDirBackend:
         if not stat.S_ISREG(st.st_mode):
             raise text.unsupported_type(tp.shown)
         require_other_file(tp)  # a notes.txt another backend left can be read, not written
+        # A range may lie past the first VIEW_MAX_BYTES: read as far as an edit reads, and
+        # bound what is shown instead (a range there had come back empty; api38).
+        ranged = text.is_range(view_range)
+        limit = STORE_READ_MAX_BYTES if ranged else VIEW_MAX_BYTES
         try:
-            res = ContainedReader(self.memory_dir, real_root=self.real_root).read(
-                tp.real, VIEW_MAX_BYTES
-            )
+            res = ContainedReader(self.memory_dir, real_root=self.real_root).read(tp.real, limit)
         except MissingFile as exc:
             raise MemoryCommandError(
                 f"The file {tp.shown} no longer exists (may have been deleted or renamed concurrently)."
@@ -200,12 +202,17 @@ class MemoryDirBackend:
         data = res.data
         if res.truncated:  # show whole lines only, and say what was left out
             data = data[: data.rfind(b"\n") + 1] if b"\n" in data else data
-        answer = text.file_view(tp.shown, text.decoded(data, tp.shown), view_range)
-        if res.truncated:
+        answer, cut_at = text.file_view(
+            tp.shown, text.decoded(data, tp.shown), view_range, VIEW_MAX_BYTES
+        )
+        if cut_at is not None:
+            answer += text.range_cut(tp.shown, cut_at, VIEW_MAX_BYTES)
+        elif res.truncated and not (ranged and text.range_within(view_range, data)):
             answer += (
                 f"\n\nNote: {tp.shown} is {res.total_size:,} bytes; only the first "
-                f"{len(data):,} bytes are shown (the memory tool shows at most "
-                f"{VIEW_MAX_BYTES:,} bytes of a file). Memory files should be short: split "
+                f"{len(data):,} bytes {'can be viewed' if ranged else 'are shown'} (the "
+                f"memory tool reads at most {limit:,} bytes of a file). Memory files should "
+                "be short: split "
                 "this one into topics."
             )
         return answer

@@ -209,15 +209,24 @@ def numbered(lines: Sequence[str], start: int) -> str:
     )
 
 
-def file_view(path: str, content: str, view_range: object) -> str:
-    """The answer to `view` on a file: every line numbered (split on LF only), or a range."""
+def is_range(view_range: object) -> bool:
+    """Whether `view` was given a range to show (two values; any other shape shows the file)."""
+    return isinstance(view_range, list | tuple) and len(view_range) == 2
+
+
+def file_view(
+    path: str, content: str, view_range: object, max_bytes: int
+) -> tuple[str, int | None]:
+    """The answer to `view` on a file: every line numbered (split on LF only), or a range;
+    and None, or the number of the last line shown when the lines asked for hold more than
+    max_bytes (the lines shown then stop, whole, before it)."""
     lines = content.split("\n")
     if len(lines) > MAX_VIEW_LINES:
         raise MemoryCommandError(
             f"File {path} exceeds maximum line limit of {MAX_VIEW_LINES:,} lines."
         )
     shown, start = lines, 1
-    if isinstance(view_range, list | tuple) and len(view_range) == 2:
+    if isinstance(view_range, list | tuple) and len(view_range) == 2:  # as is_range
         try:
             first, last = int(view_range[0]), int(view_range[1])
         except (TypeError, ValueError, OverflowError) as exc:
@@ -231,7 +240,36 @@ def file_view(path: str, content: str, view_range: object) -> str:
         begin = max(1, first) - 1
         end = len(lines) if last == -1 else last
         shown, start = lines[begin:end], begin + 1
-    return f"Here's the content of {path} with line numbers:\n" + numbered(shown, start)
+    kept, size = 0, 0
+    for line in shown:
+        size += len(line.encode()) + 1
+        if size > max_bytes and kept:
+            break
+        kept += 1
+    cut_at = start + kept - 1 if kept < len(shown) else None
+    answer = f"Here's the content of {path} with line numbers:\n" + numbered(shown[:kept], start)
+    return answer, cut_at
+
+
+def range_within(view_range: object, data: bytes) -> bool:
+    """Whether a range ends within the whole lines read (data), so a file cut after them
+    loses nothing the range asked for. An end of -1 (or one past them) reaches beyond."""
+    if not is_range(view_range) or not isinstance(view_range, list | tuple):
+        return False
+    try:
+        last = int(view_range[1])
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return 0 <= last <= data.count(b"\n")
+
+
+def range_cut(path: str, last_shown: int, max_bytes: int) -> str:
+    """The note after a range whose lines hold more than one answer may show."""
+    return (
+        f"\n\nNote: the lines asked for hold more than {max_bytes:,} bytes, the most the "
+        f"memory tool shows at once; lines up to {last_shown:,} are shown. View the rest with "
+        f"view_range [{last_shown + 1}, -1]."
+    )
 
 
 def listing_view(path: str, root_size: int, items: Sequence[tuple[int, str]]) -> str:

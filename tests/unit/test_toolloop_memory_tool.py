@@ -28,6 +28,7 @@ from memdir_nb.formats.index import index_cap_verdict
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir
+from memdir_nb.toolloop.memory_commands import VIEW_MAX_BYTES
 from memdir_nb.toolloop.recorded import RecordedMessagesServer
 from tests.conftest import slug_memory
 from tests.support import nested_folders
@@ -1363,3 +1364,73 @@ def test_a_rename_s_format_note_says_the_file_was_moved_not_saved(
     assert first == "Successfully renamed /memories/testing.md to /memories/notes/t.md"
     assert note.startswith("Note: the file was moved, but it does not yet follow the memory-file")
     assert "saved" not in note
+
+
+def test_a_view_range_past_the_first_256_kib_shows_those_lines_as_the_sdk_does(
+    pair: Pair,
+) -> None:
+    """A model paging a long log with view_range (a shape real handlers test: [start, -1],
+    [n, m] deep in the file) got an empty answer for lines past 256 KiB; a range is now read
+    as far as an edit reads, and what it shows is bounded instead of the file's prefix."""
+    ref, mine, ref_root, my_root = pair
+    body = "".join(f"entry {i:05d} " + "y" * 88 + "\n" for i in range(4_000))  # ~400 KB
+    text = FEEDBACK + body
+    for root in (ref_root, my_root):
+        (root / "feedback_long.md").write_text(text)
+    far = {"command": "view", "path": "/memories/feedback_long.md", "view_range": [3_900, 3_902]}
+    near = {"command": "view", "path": "/memories/feedback_long.md", "view_range": [1, 3]}
+    whole = {"command": "view", "path": "/memories/feedback_long.md", "view_range": [3_000, -1]}
+    with MessagesAPIServer() as server:
+        server.enqueue(
+            tool_calls_reply([("memory", far), ("memory", near), ("memory", whole)]),
+            text_reply("Read."),
+        )
+        client = Anthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
+        runner = client.beta.messages.tool_runner(
+            model="claude-test",
+            max_tokens=512,
+            tools=[mine],
+            messages=[{"role": "user", "content": "what did the log say last?"}],
+        )
+        runner.until_done()
+        results = _tool_results(server)
+    assert [r.get("is_error", False) for r in results] == [False, False, False]
+    assert results[0]["content"] == tool_answer(ref, far)  # the lines, not an empty answer
+    assert results[0]["content"].count("\tentry ") == 3
+    assert results[1]["content"] == tool_answer(ref, near)  # no note for a range within
+    assert results[2]["content"] == tool_answer(ref, whole)  # ~100 KB asked: all of it
+
+
+def test_a_range_holding_more_than_one_view_shows_whole_lines_and_where_to_go_on(
+    tool: MemdirMemoryTool,
+) -> None:
+    root = Path(tool.memory_dir)
+    lines = [f"entry {i:05d} " + "z" * 88 for i in range(6_000)]  # ~600 KB
+    (root / "feedback_long.md").write_text(FEEDBACK + "\n".join(lines) + "\n")
+    got = tool_answer(
+        tool, {"command": "view", "path": "/memories/feedback_long.md", "view_range": [1, -1]}
+    )
+    shown = [ln for ln in got.split("\n") if "\tentry " in ln]
+    last = int(shown[-1].split("\t")[0])
+    assert 2_000 < len(shown) < 6_000 and len(got.encode()) < 2 * VIEW_MAX_BYTES
+    assert got.endswith(f"View the rest with view_range [{last + 1}, -1].")
+    for _ in range(3):  # following the note pages on to the end of the file
+        got = tool_answer(
+            tool,
+            {"command": "view", "path": "/memories/feedback_long.md", "view_range": [last + 1, -1]},
+        )
+        if "View the rest" not in got:
+            break
+        last = int(got.rsplit("view_range [", 1)[1].split(",")[0]) - 1
+    assert "\tentry 05999 " in got and "View the rest" not in got and "ERROR" not in got
+
+
+def test_a_range_past_the_first_mib_says_the_file_can_be_viewed_only_that_far(
+    tool: MemdirMemoryTool,
+) -> None:
+    lines = [f"entry {i:05d} " + "w" * 88 for i in range(12_000)]  # ~1.2 MB
+    (Path(tool.memory_dir) / "feedback_long.md").write_text(FEEDBACK + "\n".join(lines) + "\n")
+    got = tool_answer(
+        tool, {"command": "view", "path": "/memories/feedback_long.md", "view_range": [11_990, -1]}
+    )
+    assert "\tentry " not in got and "bytes can be viewed (the memory tool reads at most" in got
