@@ -2031,8 +2031,10 @@ def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
     # lefts38b (real38): the preview gives builder/ the index it loads, not the root a line
     assert (
         "+++ b/builder/MEMORY.md" in rebuild.stdout
-        and "builder/MEMORY.md: adds 1" in rebuild.stdout
+        and "builder/MEMORY.md: takes 1 line from the root's index" in rebuild.stdout
     )
+    # lefts38c: the preview shows the person's line re-pointed, as the write writes it
+    assert "+- [Cache host](reference_cache_host.md) \u2014 runner pool\n" in rebuild.stdout
     assert "+++ b/MEMORY.md" not in rebuild.stdout
     assert not (parent / "builder" / "MEMORY.md").exists()
 
