@@ -29,11 +29,8 @@ from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_INDEX_LINE_CHARS
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.spec.text import is_not_text
-from memdir_nb.storage.agent_root_index import (
-    agent_index_folders,
-    agent_index_owners,
-    carried_root_lines,
-)
+from memdir_nb.storage.agent_index_lines import carried_root_lines
+from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
 from memdir_nb.storage.index_files import IndexTargets, nested_index_references
 
 # An index line formatted once per content (dream.kept)

@@ -36,11 +36,8 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.text import is_not_text
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader, read_contained
-from memdir_nb.storage.agent_root_index import (
-    agent_index_folders,
-    agent_index_owners,
-    carried_root_lines,
-)
+from memdir_nb.storage.agent_index_lines import carried_root_lines
+from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 from memdir_nb.storage.index_files import (
     IndexTargets,
