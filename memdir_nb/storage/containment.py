@@ -362,6 +362,12 @@ def unreadable_reason(exc: OSError, path: str, what: str = "") -> str:
     OSError", naming neither), as check_path_length says it of a path about to be made."""
     if exc.errno == errno.ENAMETOOLONG:
         size = len(os.fsencode(path))
+        longest = max((len(os.fsencode(n)) for n in path.split(os.sep)), default=0)
+        if size <= PATH_MAX_BYTES and longest > NAME_MAX_BYTES:  # one name, not the whole
+            return (
+                f"{what}path holds a name of {longest:,} bytes, longer than the system allows "
+                f"({NAME_MAX_BYTES:,}); give it a shorter name"
+            )
         return (
             f"{what}path is {size:,} bytes, longer than the system allows ({PATH_MAX_BYTES:,}); "
             "move the memory dir nearer the root or give its folders shorter names"
