@@ -30,6 +30,7 @@ from memdir_nb.storage.real_paths import (
     eloop_words,
     real_path,
     real_path_or_none,
+    refuse_too_long,
     same_real_path,
     symlink_loop_words,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "real_path",
     "real_path_or_none",
     "realpath_deepest_existing",
+    "refuse_too_long",
     "same_real_path",
     "sanitize_path_key",
     "symlink_loop_words",

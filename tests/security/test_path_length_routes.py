@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.home.git_root import git_pointer_problem
+from memdir_nb.home.git_root import find_canonical_git_root, git_pointer_problem
 from memdir_nb.home.path_rules import cache_folder_problem
 from memdir_nb.reports.claude_md import IMPORTS, claude_md_reference
 from memdir_nb.spec.constants import PATH_MAX_BYTES
@@ -43,6 +43,9 @@ ROUTES: dict[str, Callable[[str, Path], object]] = {
     "real_path-strict": lambda p, _t: real_path(p, strict=True),
     "open_real_dir (a caller's folder)": lambda p, _t: open_real_dir(p),
     "git_pointer_problem (a caller's cwd)": lambda p, _t: git_pointer_problem(p),
+    # lefts38c: Path.is_dir's own OSError quoted the 600 KB path whole
+    "find_canonical_git_root (a caller's cwd)": lambda p, _t: find_canonical_git_root(p),
+    "find_canonical_git_root, no git": lambda p, _t: find_canonical_git_root(p, git=None),
 }
 
 
