@@ -8,12 +8,14 @@ twenty-third session); every other argument that names a path is a `Path`, as be
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import stat
 from collections.abc import Callable
 
 from memdir_nb.clock import now_ms_problem
-from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.spec.quoted import shown_repr
+from memdir_nb.storage.containment import absolute_dir, unreadable_reason
 
 TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
 if TYPE_CHECKING:
@@ -117,8 +119,13 @@ def _is_kind(path: str | Path, raw: str, test: Callable[[int], bool], wanted: st
     except (FileNotFoundError, NotADirectoryError):
         return False
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:  # its length, the limit and the fix, quoted cut
+            why = unreadable_reason(exc, os.path.abspath(os.fspath(path)))
+            raise argparse.ArgumentTypeError(
+                f"{shown_repr(raw)} cannot be looked at: {why}; pass {wanted}"
+            ) from None
         raise argparse.ArgumentTypeError(
-            f"{raw!r} cannot be looked at ({exc.strerror or exc}); pass {wanted}"
+            f"{shown_repr(raw)} cannot be looked at ({exc.strerror or exc}); pass {wanted}"
         ) from None
 
 

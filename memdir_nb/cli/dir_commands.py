@@ -234,8 +234,12 @@ def _rebuild_summary(r: IndexRebuild, label: str, *, written: bool = False) -> s
         kept = "".join(f"; {p}" for p in _dangling_parts(r))
         return f"{label}: up to date (every memory has a line){kept}; nothing to change"
     parts = []
+    if r.carried:
+        verb = "took" if written else "takes"
+        lines = plural(len(r.carried), "line")
+        parts.append(f"{verb} {lines} from the root's index, re-pointed (title and hook kept)")
     if r.merged.added:
-        where = f" under '{REBUILD_HEADING}'" if r.old.strip() else ""
+        where = f" under '{REBUILD_HEADING}'" if r.old.strip() or r.carried else ""
         verb = "added" if written else "adds"
         parts.append(f"{verb} {plural(len(r.merged.added), 'entry', 'entries')}{where}")
     if r.merged.repointed:

@@ -29,6 +29,7 @@ from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_INDEX_LINE_CHARS
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.spec.text import is_not_text
+from memdir_nb.storage.agent_index_lines import carried_root_lines
 from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
 from memdir_nb.storage.index_files import IndexTargets, nested_index_references
 
@@ -199,8 +200,28 @@ def index_actions(
         agent = irel.split("/", 1)[0]
         mine = {rel.split("/", 1)[1]: m for rel, m in own.items() if agents.get(rel) == agent}
         done = [*actions, *new]
-        new += _one_index_actions(root, texts, hashes, irel, root / agent, mine, merged, done)
+        carried = _carried_lines(root, texts, irel, agent, own)
+        new += _one_index_actions(
+            root, texts, hashes, irel, root / agent, mine, merged, done, carried
+        )
     return new
+
+
+def _carried_lines(
+    root: Path, texts: dict[str, str | None], irel: str, agent: str, own: Mapping[str, _Mem]
+) -> dict[str, str]:
+    """For an agent's index the plan creates (none is there yet): the root index's lines for
+    the agent's files, re-pointed (storage.agent_root_index.carried_root_lines, the rule
+    rebuild-index follows); {} for an index that exists."""
+    if texts.get(irel) is not None or not texts.get(ENTRYPOINT_NAME):
+        return {}
+    targets = IndexTargets(root, memory_dir=root)
+
+    def points_at(target: str) -> str | None:
+        found = _indexed_rel(targets, target, own)
+        return None if found is None else (found[0] if found[1] else "")
+
+    return carried_root_lines(texts[ENTRYPOINT_NAME] or "", agent, points_at, list(own))
 
 
 def _one_index_actions(
@@ -212,8 +233,10 @@ def _one_index_actions(
     own: dict[str, _Mem],
     merged: set[str],
     actions: list[PlanAction],
+    carried: Mapping[str, str] | None = None,
 ) -> list[PlanAction]:
-    """4-7. one index (irel, in scope_dir) over its files own (by index-relative path)."""
+    """4-7. one index (irel, in scope_dir) over its files own (by index-relative path);
+    carried: file -> the line a created index takes from the root's (_carried_lines)."""
     text = texts.get(irel) or ""
     # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there
     nested = nested_index_references(scope_dir, list(own))
@@ -224,7 +247,7 @@ def _one_index_actions(
         # no line for a binary file (spec.text.is_not_text: lint's not-text, the rebuild's rule)
         if rel not in indexed and m.rel not in absorbed and not is_not_text(m.text):
             hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
-            line = _KEPT_LINES.get(m.name, rel, hook)
+            line = (carried or {}).get(rel) or _KEPT_LINES.get(m.name, rel, hook)
             new.append(
                 PlanAction(
                     f"index:{irel}:{rel}",

@@ -24,7 +24,7 @@ from pathlib import Path
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.containment import real_path, real_path_or_none
+from memdir_nb.storage.containment import real_path, real_path_or_none, refuse_too_long
 
 logger = logging.getLogger(__name__)
 logger.addFilter(OneLineRecords())  # a warning is one line, whatever it names
@@ -232,7 +232,10 @@ def find_canonical_git_root(
 
     An unconfirmed `.git` pointer is logged as a warning unless warn is False: a caller that
     reports the pointer itself (`where`), after resolving the dir once, says it once.
+    A start past the system's length limit is refused first (PathTooLongError, the path quoted
+    cut): Path.is_dir's own OSError quoted a 600 KB path whole (lefts38c).
     """
+    refuse_too_long(os.fspath(start))
     start_path = Path(start)
     if not start_path.is_dir():
         start_path = start_path.parent

@@ -30,6 +30,7 @@ from memdir_nb.storage.real_paths import (
     eloop_words,
     real_path,
     real_path_or_none,
+    refuse_too_long,
     same_real_path,
     symlink_loop_words,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "real_path",
     "real_path_or_none",
     "realpath_deepest_existing",
+    "refuse_too_long",
     "same_real_path",
     "sanitize_path_key",
     "symlink_loop_words",
@@ -362,6 +364,12 @@ def unreadable_reason(exc: OSError, path: str, what: str = "") -> str:
     OSError", naming neither), as check_path_length says it of a path about to be made."""
     if exc.errno == errno.ENAMETOOLONG:
         size = len(os.fsencode(path))
+        longest = max((len(os.fsencode(n)) for n in path.split(os.sep)), default=0)
+        if size <= PATH_MAX_BYTES and longest > NAME_MAX_BYTES:  # one name, not the whole
+            return (
+                f"{what}path holds a name of {longest:,} bytes, longer than the system allows "
+                f"({NAME_MAX_BYTES:,}); give it a shorter name"
+            )
         return (
             f"{what}path is {size:,} bytes, longer than the system allows ({PATH_MAX_BYTES:,}); "
             "move the memory dir nearer the root or give its folders shorter names"

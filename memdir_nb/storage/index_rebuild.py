@@ -36,6 +36,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.text import is_not_text
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader, read_contained
+from memdir_nb.storage.agent_index_lines import carried_root_lines
 from memdir_nb.storage.agent_root_index import agent_index_folders, agent_index_owners
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 from memdir_nb.storage.index_files import (
@@ -63,6 +64,7 @@ class IndexRebuild:
     existed: bool  # something is at path (a copy of it goes to the trash before a rewrite)
     merged: MergedIndex
     agent: str = ""  # the agent's folder, for an agent's own index below an agent memory root
+    carried: tuple[str, ...] = ()  # files whose line the root's index gave the created index
 
     @property
     def text(self) -> str:
@@ -248,11 +250,35 @@ def agent_index_dirs(memory_dir: str | os.PathLike[str]) -> dict[str, Path]:
 
 
 def plan_agent_index_rebuild(
-    agent_dir: Path, agent: str, *, drop_dangling: bool = False, old: str | None = None
+    agent_dir: Path,
+    agent: str,
+    *,
+    drop_dangling: bool = False,
+    old: str | None = None,
+    root_text: str | None = None,
 ) -> IndexRebuild:
-    """An agent's own index below an agent memory root after a rebuild (plan_index_rebuild)."""
+    """An agent's own index below an agent memory root after a rebuild (plan_index_rebuild).
+
+    An index created here (none is there yet) opens with the lines the root's MEMORY.md holds
+    for the agent's files, re-pointed (agent_root_index.carried_root_lines: the person's title
+    and hook, never a generated line); the files with no such line are added as usual.
+    root_text: the root's index as the caller read it (the store, under its lock), else read.
+    """
     planned = plan_index_rebuild(agent_dir, scope="private", drop_dangling=drop_dangling, old=old)
-    return replace(planned, agent=agent)
+    if planned.existed or planned.old.strip():
+        return replace(planned, agent=agent)
+    root = agent_dir.parent
+    if root_text is None:
+        loaded = load_entrypoint(root)
+        root_text = "" if loaded.problem or loaded.truncated else loaded.text
+    listed = scan_memory_dir(root, limit=None, exclude_top_level=(LOGS_DIRNAME, TEAM_DIRNAME))
+    files = [h.filename for h in listed.headers]
+    carried = carried_root_lines(root_text, agent, _target_finder(root), files)
+    if not carried:
+        return replace(planned, agent=agent)
+    seed = "".join(f"{line}\n" for line in carried.values())
+    retried = plan_index_rebuild(agent_dir, scope="private", drop_dangling=drop_dangling, old=seed)
+    return replace(retried, old="", existed=False, agent=agent, carried=tuple(carried))
 
 
 def refuse_replacing_bytes(rebuild: IndexRebuild, data: bytes) -> None:
@@ -351,7 +377,14 @@ def rebuild_in_transaction(
         data = read[rel] = _read_old(tx, rel)
         old = "" if data is None else data.decode("utf-8", "replace")
         if agent:
-            r = plan_agent_index_rebuild(scope_dir, agent, drop_dangling=drop_dangling, old=old)
+            root_data = read.get(entrypoint_path(memory_dir).name)
+            r = plan_agent_index_rebuild(
+                scope_dir,
+                agent,
+                drop_dangling=drop_dangling,
+                old=old,
+                root_text="" if root_data is None else root_data.decode("utf-8", "replace"),
+            )
         else:
             r = plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling, old=old)
         rebuilds.append(r)

@@ -115,11 +115,15 @@ class MemoryListing(Record, frozen=True):
     stopped: WalkStopped | None = None  # the walk stopped at the cap (also the "." skip)
 
 
-def walk_failure(exc: OSError) -> str:
-    """The skip reason for a memory dir whose walk failed: why it stopped, or why it could
-    not be listed (one home for both words, used by the listing and the scan)."""
+def walk_failure(exc: OSError, root: str) -> str:
+    """The skip reason for a memory dir (root) whose walk failed: why it stopped, or why it
+    could not be listed (one home for both words, used by the listing and the scan); a root
+    past the system's length limit is said with its length, the limit and the fix
+    (containment.unreadable_reason: it read "PathTooLongError", naming neither)."""
     if isinstance(exc, WalkStopped):
         return str(exc)
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"cannot list the memory dir: {unreadable_reason(exc, root)}"
     return f"cannot list the memory dir: {type(exc).__name__}"
 
 
@@ -285,7 +289,7 @@ def list_memory_files(
         return MemoryListing(root, real_root)
     except OSError as exc:
         stopped = exc if isinstance(exc, WalkStopped) else None
-        skipped = [SkippedFile(".", walk_failure(exc))]
+        skipped = [SkippedFile(".", walk_failure(exc, root))]
         return MemoryListing(root, real_root, skipped=skipped, stopped=stopped)
     return MemoryListing(root, real_root, found, skipped, ignored)
 

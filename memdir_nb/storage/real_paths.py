@@ -29,7 +29,7 @@ class PathTooLongError(OSError):
     kernel answers for any such path, raised before any part of it is looked at."""
 
 
-def _refuse_too_long(path: str) -> None:
+def refuse_too_long(path: str) -> None:
     """Raise PathTooLongError for a path no system call takes (PATH_MAX_BYTES, in bytes).
 
     Resolving is quadratic in a path's number of parts, as os.path.realpath is (each part is
@@ -165,7 +165,7 @@ def real_path(path: str | os.PathLike[str], *, strict: bool = False) -> str:
     resolving it cost time quadratic in its parts.
     """
     path = os.fspath(path)
-    _refuse_too_long(path)
+    refuse_too_long(path)
     if strict:
         return _real_path_once(path, True)
     for attempt in range(_REALPATH_RACE_TRIES):

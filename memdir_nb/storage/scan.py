@@ -395,7 +395,7 @@ def scan_memory_dir(
             cache._publish(root_key, {}, [], {}, (0, 0, 0))
         if isinstance(exc, FileNotFoundError):
             return ScanReport()
-        return ScanReport(skipped=[SkippedFile(".", walk_failure(exc))])
+        return ScanReport(skipped=[SkippedFile(".", walk_failure(exc, root))])
     # The walk sorted on the listing's mtimes, so only as many files are read as the cap
     # needs: with 10,000 files, 200 bounded reads instead of 10,000. A file that fails to read
     # is skipped and the next one takes its place.

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.home.git_root import git_pointer_problem
+from memdir_nb.home.git_root import find_canonical_git_root, git_pointer_problem
 from memdir_nb.home.path_rules import cache_folder_problem
 from memdir_nb.reports.claude_md import IMPORTS, claude_md_reference
 from memdir_nb.spec.constants import PATH_MAX_BYTES
@@ -43,6 +43,9 @@ ROUTES: dict[str, Callable[[str, Path], object]] = {
     "real_path-strict": lambda p, _t: real_path(p, strict=True),
     "open_real_dir (a caller's folder)": lambda p, _t: open_real_dir(p),
     "git_pointer_problem (a caller's cwd)": lambda p, _t: git_pointer_problem(p),
+    # lefts38c: Path.is_dir's own OSError quoted the 600 KB path whole
+    "find_canonical_git_root (a caller's cwd)": lambda p, _t: find_canonical_git_root(p),
+    "find_canonical_git_root, no git": lambda p, _t: find_canonical_git_root(p, git=None),
 }
 
 
@@ -75,8 +78,16 @@ def test_a_settings_cache_folder_of_many_folders_is_judged_at_once(tmp_path: Pat
 
 @pytest.mark.timeout(30)
 def test_a_memory_dir_of_many_folders_is_scanned_to_a_skip_at_once(tmp_path: Path) -> None:
-    report = scan_memory_dir(_huge(tmp_path))
+    huge = _huge(tmp_path)
+    report = scan_memory_dir(huge)
     assert report.headers == [] and [s.path for s in report.skipped] == ["."]
+    # lefts38c: the reason says the length, the limit and the fix, not "PathTooLongError"
+    size = len(os.fsencode(os.path.abspath(huge)))
+    assert report.skipped[0].reason == (
+        f"cannot list the memory dir: path is {size:,} bytes, longer than the system allows "
+        f"({PATH_MAX_BYTES:,}); move the memory dir nearer the root or give its folders "
+        "shorter names"
+    )
 
 
 def test_a_path_at_the_limit_is_still_resolved(tmp_path: Path) -> None:

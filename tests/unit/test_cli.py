@@ -1633,7 +1633,23 @@ def test_a_path_argument_that_cannot_be_looked_at_is_a_usage_error_naming_why(
         build_parser().parse_args([*words, too_long])
     said = capsys.readouterr().err
     assert ended.value.code == 2 and "Traceback" not in said
-    assert "cannot be looked at (File name too long); pass " in said
+    # lefts38c: the name's length, the limit and the fix, not the system's bare words
+    assert "cannot be looked at: path holds a name of 300 bytes, longer than the system " in said
+    assert "(255); give it a shorter name; pass " in said
+
+
+def test_scan_of_a_dir_past_the_path_limit_says_the_length_the_limit_and_the_fix_quoted_cut(
+    tmp_path: Path,
+) -> None:
+    # lefts38c (§54 left alone): it read "cannot be looked at (File name too long)", quoting
+    # the path whole (5 KB), naming neither the length nor the limit
+    deep = str(tmp_path) + "/" + "/".join(["a" * 50] * 100)
+    said = run_env("scan", deep)
+    assert said.returncode == 2 and "Traceback" not in said.stderr
+    size = len(os.fsencode(deep))
+    assert f"path is {size:,} bytes, longer than the system allows (4,095)" in said.stderr
+    assert "move the memory dir nearer the root or give its folders shorter names" in said.stderr
+    assert len(said.stderr) < 1_500 and deep not in said.stderr
 
 
 def test_list_of_a_home_folder_takes_in_the_xdg_claude_home_beside_dot_claude(
@@ -2031,8 +2047,10 @@ def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
     # lefts38b (real38): the preview gives builder/ the index it loads, not the root a line
     assert (
         "+++ b/builder/MEMORY.md" in rebuild.stdout
-        and "builder/MEMORY.md: adds 1" in rebuild.stdout
+        and "builder/MEMORY.md: takes 1 line from the root's index" in rebuild.stdout
     )
+    # lefts38c: the preview shows the person's line re-pointed, as the write writes it
+    assert "+- [Cache host](reference_cache_host.md) \u2014 runner pool\n" in rebuild.stdout
     assert "+++ b/MEMORY.md" not in rebuild.stdout
     assert not (parent / "builder" / "MEMORY.md").exists()
 

@@ -934,6 +934,21 @@ def test_plan_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     assert not (parent / "builder" / "MEMORY.md").exists()
 
 
+def test_plan_gives_an_agents_new_index_the_persons_line_from_the_root(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lefts38c: the line the dream adds to the index it creates is the root's, re-pointed, not
+    # one generated from the description (the root's line, dangling, goes to the trash)
+    parent = real_dir("agent-beside-index")
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    after = plan.result()
+    assert (
+        after["builder/MEMORY.md"] == "- [Cache host](reference_cache_host.md) \u2014 runner pool\n"
+    )
+    apply_plan(plan)
+    assert (parent / "builder" / "MEMORY.md").read_text() == after["builder/MEMORY.md"]
+
+
 def test_plan_adds_an_agents_missing_line_to_the_agents_own_index(
     real_dir: Callable[[str], Path],
 ) -> None:

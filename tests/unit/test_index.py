@@ -640,7 +640,7 @@ def test_the_roots_rebuild_gives_an_agent_folder_without_an_index_its_own_keepin
     assert plan_index_rebuild(parent).text == root_before  # the person's line kept as written
     assert list(agent_index_dirs(parent)) == ["builder", "planner"]
     builder = plan_agent_index_rebuild(parent / "builder", "builder")
-    assert not builder.existed and builder.merged.added == ("reference_cache_host.md",)
+    assert not builder.existed and builder.carried == ("reference_cache_host.md",)
     assert not (parent / "builder" / "MEMORY.md").exists()  # a plan writes nothing
     result = MemoryStore(parent).rebuild_index_files()
     assert (parent / "MEMORY.md").read_text() == root_before
@@ -649,6 +649,28 @@ def test_the_roots_rebuild_gives_an_agent_folder_without_an_index_its_own_keepin
     assert result.batch is not None
     restore(parent, Path(result.batch).name)  # the index the rebuild created goes again
     assert not (parent / "builder" / "MEMORY.md").exists()
+
+
+def test_the_agents_new_index_carries_the_persons_line_from_the_root_not_a_generated_one(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lefts38c: the agent's created index got a line generated from the file's description,
+    # and the person's title and hook stayed only in the root's line, which no agent loads
+    parent = real_dir("agent-beside-index")
+    (parent / "builder" / "project_runner_os.md").write_text(
+        render_memory_file("Runner OS", "runners run Debian", "project", "b")
+    )
+    root = "# Builder notes\n\n* **[Cache, our way](builder/reference_cache_host.md)** - pool\n"
+    (parent / "MEMORY.md").write_text(root)
+    carried = "* **[Cache, our way](reference_cache_host.md)** - pool\n"
+    planned = plan_agent_index_rebuild(parent / "builder", "builder")
+    assert planned.text.startswith(carried)  # the dry run's preview is what is written
+    assert planned.carried == ("reference_cache_host.md",)
+    assert planned.merged.added == ("project_runner_os.md",)
+    MemoryStore(parent).rebuild_index_files(drop_dangling=True)
+    text = (parent / "builder" / "MEMORY.md").read_text()
+    assert text == planned.text and "The build cache lives" not in text
+    assert "[Runner OS](project_runner_os.md)" in text  # a file with no line: generated
 
 
 def test_an_agents_index_that_is_a_link_out_is_never_written_by_the_roots_rebuild(

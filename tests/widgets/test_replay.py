@@ -151,3 +151,19 @@ def test_the_picker_dates_each_session_by_its_first_record_as_the_sessions_comma
     labels = [label for label, _ in v.picker.options]
     assert f"{sample.transcript.stem} (2026-05-12)" in labels
     assert not any("2030-" in label for label in labels)
+
+
+def test_the_picker_names_a_subagent_by_the_description_in_its_meta_file(
+    sample: DemoSession,
+) -> None:
+    # lefts38c: `memdir-nb sessions` named a subagent by its meta file's description (lefts38b),
+    # the notebook's picker only by its id and date
+    meta = sample.subagent.with_name(sample.subagent.stem + ".meta.json")
+    meta.write_text('{"agentType": "Explore", "description": "Find the \\u001b[31mflaky test"}')
+    v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    (label,) = [label for label, path in v.picker.options if path == str(sample.subagent)]
+    assert label.endswith("subagent)  Find the \\x1b[31mflaky test [Explore]")
+    meta.unlink()  # no meta file: the label is what it was
+    v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    (label,) = [label for label, path in v.picker.options if path == str(sample.subagent)]
+    assert label.endswith(", subagent)")

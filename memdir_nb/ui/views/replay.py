@@ -11,12 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memdir_nb.home.sessions import SessionFile, described, sessions_using
+from memdir_nb.home.subagent_meta import subagent_meta
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
 from memdir_nb.spec.text import first_few, html_safe, terminal_line
 
 __all__ = [
     "MISS_STYLE",
     "TurnRow",
+    "session_label",
     "sessions_beside",
     "turn_detail_html",
     "turn_rows",
@@ -189,6 +191,17 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
         )
     parts.append(_explanation_html(t))
     return "".join(parts)
+
+
+def session_label(s: SessionFile) -> str:
+    """The session picker's label: the session, the date of its first record and its kind
+    (a subagent's, a compaction agent's), then for a subagent what its meta file says it was
+    for (home.subagent_meta, as `memdir-nb sessions` lists it): plain text, one line."""
+    label = f"{s.session_id} ({s.date}{'' if s.kind == 'main' else ', ' + s.kind})"
+    meta = subagent_meta(s.path) if s.kind == "subagent" else None
+    if meta is not None and meta.shown:
+        label += f"  {meta.shown}"
+    return terminal_line(label)
 
 
 def sessions_beside(memory_dir: str | os.PathLike[str]) -> list[SessionFile]:
