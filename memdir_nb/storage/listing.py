@@ -282,8 +282,9 @@ def list_memory_files(
     gives no files and one skipped entry "." saying why (nothing when it does not exist).
     """
     root = os.path.abspath(os.fspath(memory_dir))
-    real_root = real_path(root)
+    real_root = root  # until resolved: a root past the path limit is refused unresolved
     try:
+        real_root = real_path(root)
         found, skipped, ignored = walk_memory_dir(root, real_root, exclude_top_level)
     except FileNotFoundError:
         return MemoryListing(root, real_root)

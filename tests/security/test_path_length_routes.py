@@ -29,6 +29,7 @@ from memdir_nb.storage.containment import (
     same_real_path,
 )
 from memdir_nb.storage.fsutil import open_real_dir
+from memdir_nb.storage.listing import list_memory_files
 from memdir_nb.storage.scan import scan_memory_dir
 
 PARTS = 300_000
@@ -88,6 +89,17 @@ def test_a_memory_dir_of_many_folders_is_scanned_to_a_skip_at_once(tmp_path: Pat
         f"({PATH_MAX_BYTES:,}); move the memory dir nearer the root or give its folders "
         "shorter names"
     )
+
+
+@pytest.mark.timeout(30)
+def test_a_memory_dir_of_many_folders_is_listed_to_a_skip_as_the_scan_gives(
+    tmp_path: Path,
+) -> None:
+    """lint, analysis and the dream list with list_memory_files: the same skip, no raise."""
+    huge = _huge(tmp_path)
+    listing = list_memory_files(huge)
+    assert listing.files == [] and [s.path for s in listing.skipped] == ["."]
+    assert listing.skipped[0].reason == scan_memory_dir(huge).skipped[0].reason
 
 
 def test_a_path_at_the_limit_is_still_resolved(tmp_path: Path) -> None:
