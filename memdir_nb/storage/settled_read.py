@@ -1,0 +1,74 @@
+"""A read of a file another program may be rewriting in place, taken once the file stands still.
+
+An editor that saves in place (truncate, then write) leaves the file half-written for as long as
+its writes take; a copy read in between is a half memory that looks whole. A route that copies
+files out without the store's lock (`export --archive`, whose archive is a backup that `import`
+puts back) reads each file through `read_settled`: the read counts only when the file's identity
+(inode, size, mtime, ctime) is the same before and after it, and the file was last changed at
+least SETTLE_S ago, or was seen unchanged SETTLE_S earlier. A file that never stands still
+within SETTLE_TRIES reads is `Unsettled`, and the caller leaves it out and says why.
+
+A file that is written by rename (the store, Claude Code) is whole at every read; it pays
+nothing but one lstat. A writer that pauses longer than SETTLE_S inside one save is not seen.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from memdir_nb.spec.records import Record
+from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
+
+__all__ = ["SETTLE_S", "SETTLE_TRIES", "Unsettled", "read_settled"]
+
+SETTLE_S = 0.05  # longer than one save's writes by any editor; a pause between reads
+SETTLE_TRIES = 10  # at most about half a second spent on one file that keeps changing
+
+
+class Unsettled(Record, frozen=True):
+    """The file changed across every read; `why` says so and what to do."""
+
+    why: str
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _identity_now(path: str | os.PathLike[str]) -> tuple[int, int, int, int, int] | None:
+    try:
+        return _identity(os.lstat(path))
+    except OSError:
+        return None  # gone or swapped: not the file that was read
+
+
+def read_settled(
+    reader: ContainedReader,
+    path: str | os.PathLike[str],
+    cap: int,
+    *,
+    clock_ns: Callable[[], int] = time.time_ns,
+    sleep: Callable[[float], object] = time.sleep,
+) -> ReadResult | ReadRefused | Unsettled:
+    """reader.try_read(path, cap), repeated until the file stood still across a read (above)."""
+    seen = None  # the identity the previous read found unchanged across it
+    for _ in range(SETTLE_TRIES):
+        res = reader.try_read(path, cap)
+        if not isinstance(res, ReadResult):
+            return res
+        ident = _identity(res.stat)
+        if _identity_now(path) == ident:
+            age_ns = clock_ns() - res.stat.st_ctime_ns  # a ctime ahead of the clock: not recent
+            if seen == ident or not 0 <= age_ns < SETTLE_S * 1e9:
+                return res
+            seen = ident
+        else:
+            seen = None
+        sleep(SETTLE_S)
+    return Unsettled(
+        f"was being written by another program while it was read (its size or times changed "
+        f"across {SETTLE_TRIES} reads, {SETTLE_S * SETTLE_TRIES:g} s), so it was left out rather "
+        "than archived half-written; export again once it is saved"
+    )
