@@ -23,8 +23,8 @@ from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 
 __all__ = ["SETTLE_S", "SETTLE_TRIES", "Unsettled", "read_settled"]
 
-SETTLE_S = 0.05  # longer than one save's writes by any editor; a pause between reads
-SETTLE_TRIES = 10  # at most about half a second spent on one file that keeps changing
+SETTLE_S = 0.25  # longer than one save's writes by an editor, a loaded machine's pauses included
+SETTLE_TRIES = 8  # at most 2 s spent on one file that keeps changing
 
 
 class Unsettled(Record, frozen=True):
