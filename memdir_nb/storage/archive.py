@@ -65,7 +65,7 @@ from memdir_nb.storage.import_report import (
 )
 from memdir_nb.storage.line_reader import open_regular
 from memdir_nb.storage.name_twins import new_name_twin
-from memdir_nb.storage.settled_read import Unsettled, read_settled
+from memdir_nb.storage.settled_read import Unsettled, read_settled, settle_deadline
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 
@@ -181,14 +181,14 @@ def export_archive(
     )
     os.close(fd)
     total = 0
-    reader = ContainedReader(root)
+    reader, deadline = ContainedReader(root), settle_deadline()
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for rel, path, st in files:
                 # the contained reader: no link followed, no FIFO waited on, the cap enforced;
                 # taken once the file stands still, so an editor's in-place save is never
                 # archived half-written (attack38b)
-                res = read_settled(reader, path, ARCHIVE_MAX_ENTRY_BYTES)
+                res = read_settled(reader, path, ARCHIVE_MAX_ENTRY_BYTES, deadline=deadline)
                 if isinstance(res, Unsettled):
                     skipped.append((rel, res.why))
                     continue

@@ -6,7 +6,9 @@ files out without the store's lock (`export --archive`, whose archive is a backu
 puts back) reads each file through `read_settled`: the read counts only when the file's identity
 (inode, size, mtime, ctime) is the same before and after it, and the file was last changed at
 least SETTLE_S ago, or was seen unchanged SETTLE_S earlier. A file that never stands still
-within SETTLE_TRIES reads is `Unsettled`, and the caller leaves it out and says why.
+within SETTLE_TRIES reads, or by the caller's `deadline` (one for a whole export, WAIT_BUDGET_S
+away, so a dir where files keep changing costs it half a second, not 2 s a file), is `Unsettled`, and the caller
+leaves it out and says why.
 
 A file that is written by rename (the store, Claude Code) is whole at every read; it pays
 nothing but one lstat. A writer that pauses longer than SETTLE_S inside one save is not seen.
@@ -21,16 +23,29 @@ from collections.abc import Callable
 from memdir_nb.spec.records import Record
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 
-__all__ = ["SETTLE_S", "SETTLE_TRIES", "Unsettled", "read_settled"]
+__all__ = [
+    "SETTLE_S",
+    "SETTLE_TRIES",
+    "WAIT_BUDGET_S",
+    "Unsettled",
+    "read_settled",
+    "settle_deadline",
+]
 
 SETTLE_S = 0.25  # longer than one save's writes by an editor, a loaded machine's pauses included
 SETTLE_TRIES = 8  # at most 2 s spent on one file that keeps changing
+WAIT_BUDGET_S = 2 * SETTLE_S  # a caller reading many files pauses no more once this is spent
 
 
 class Unsettled(Record, frozen=True):
     """The file changed across every read; `why` says so and what to do."""
 
     why: str
+
+
+def settle_deadline() -> float:
+    """The time.monotonic() by which a caller reading many files stops waiting for any."""
+    return time.monotonic() + WAIT_BUDGET_S
 
 
 def _identity(st: os.stat_result) -> tuple[int, int, int, int, int]:
@@ -51,6 +66,8 @@ def read_settled(
     *,
     clock_ns: Callable[[], int] = time.time_ns,
     sleep: Callable[[float], object] = time.sleep,
+    deadline: float | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> ReadResult | ReadRefused | Unsettled:
     """reader.try_read(path, cap), repeated until the file stood still across a read (above)."""
     seen = None  # the identity the previous read found unchanged across it
@@ -66,9 +83,11 @@ def read_settled(
             seen = ident
         else:
             seen = None
+        if deadline is not None and monotonic() >= deadline:
+            break  # the caller's time for waiting is spent: no more pauses
         sleep(SETTLE_S)
     return Unsettled(
-        f"was being written by another program while it was read (its size or times changed "
-        f"across {SETTLE_TRIES} reads, {SETTLE_S * SETTLE_TRIES:g} s), so it was left out rather "
-        "than archived half-written; export again once it is saved"
+        "was being written by another program while it was read (its size or times changed "
+        "across every read while the export waited), so it was left out rather than archived "
+        "half-written; export again once it is saved"
     )

@@ -58,3 +58,13 @@ def test_a_refused_read_is_returned_as_the_readers_refusal(tmp_path: Path) -> No
     reader, path = _file(tmp_path)
     res = read_settled(reader, path.with_name("gone.md"), 100, sleep=lambda _: None)
     assert isinstance(res, ReadRefused) and res.kind == "missing"
+
+
+def test_a_spent_deadline_ends_the_waiting_at_once(tmp_path: Path) -> None:
+    """One deadline for a whole export: a dir where files keep changing costs it half a second,
+    not 2 s a file (tests/security/test_race_routes.py's churned dir timed out otherwise)."""
+    reader, path = _file(tmp_path)
+    waits: list[float] = []
+    ctime = os.stat(path).st_ctime_ns
+    res = read_settled(reader, path, 100, clock_ns=lambda: ctime, sleep=waits.append, deadline=0.0)
+    assert isinstance(res, Unsettled) and waits == []
