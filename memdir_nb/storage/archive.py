@@ -42,7 +42,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import fsutil
-from memdir_nb.storage.access import ReadRefused, ReadResult, try_read_contained
+from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult, try_read_contained
 from memdir_nb.storage.archive_entries import (
     OPEN_ERRORS,
     content_refusal,
@@ -65,6 +65,7 @@ from memdir_nb.storage.import_report import (
 )
 from memdir_nb.storage.line_reader import open_regular
 from memdir_nb.storage.name_twins import new_name_twin
+from memdir_nb.storage.settled_read import Unsettled, read_settled, settle_deadline
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 
@@ -180,11 +181,17 @@ def export_archive(
     )
     os.close(fd)
     total = 0
+    reader, deadline = ContainedReader(root), settle_deadline()
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for rel, path, st in files:
-                # the contained reader: no link followed, no FIFO waited on, the cap enforced
-                res = try_read_contained(root, path, ARCHIVE_MAX_ENTRY_BYTES)
+                # the contained reader: no link followed, no FIFO waited on, the cap enforced;
+                # taken once the file stands still, so an editor's in-place save is never
+                # archived half-written (attack38b)
+                res = read_settled(reader, path, ARCHIVE_MAX_ENTRY_BYTES, deadline=deadline)
+                if isinstance(res, Unsettled):
+                    skipped.append((rel, res.why))
+                    continue
                 if not isinstance(res, ReadResult) or res.truncated:
                     why = "grew past the cap" if isinstance(res, ReadResult) else str(res)
                     skipped.append((rel, f"could not be read as it was listed ({why})"))

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,57 @@ def test_memory_tool_edits_of_todays_log_beside_appends_lose_no_entry(tmp_path: 
     text = log.read_text(encoding="utf-8")
     assert [i for i in range(appends) if f"entry-{i:05d}\n" not in text] == []
     assert ("seed" in text) != ("SEED" in text) and not list(log.parent.glob(".*"))
+
+
+IN_PLACE_EDITOR = (
+    RACE_START
+    + r"""
+import random
+path, i = sys.argv[3], 0
+while time.monotonic() < stop:
+    i += 1
+    text = "---\nname: runbook\ndescription: d\ntype: reference\n---\n" + f"v{i}\n" * 300 + "END\n"
+    with open(path, "r+", encoding="utf-8") as f:  # an editor's in-place save, in two writes
+        f.truncate(0)
+        f.write(text[: len(text) // 2])
+        f.flush()
+        time.sleep(0.004)
+        f.write(text[len(text) // 2 :])
+    time.sleep(random.random() * 0.1)  # a pause: a settled read can happen
+print(i)
+"""
+)
+
+
+@pytest.mark.timeout(120)
+def test_export_beside_an_editor_saving_in_place_never_archives_half_a_memory(
+    tmp_path: Path,
+) -> None:
+    """attack38b: export read each memory once, so one an editor was saving in place (truncate,
+    write, write) went into the archive cut short, 10 of 100 entries in the first trial."""
+    from memdir_nb.storage.archive import export_archive
+
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    path = mem / "runbook.md"
+    path.write_text("---\nname: runbook\ndescription: d\ntype: reference\n---\nv0\nEND\n")
+    go = tmp_path / "go"
+    editor = subprocess.Popen(
+        [sys.executable, "-c", IN_PLACE_EDITOR, str(go), "3", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(0.5)
+    go.touch()
+    half, packed, n = 0, 0, 0
+    while editor.poll() is None:
+        n += 1
+        report = export_archive(mem, tmp_path / f"a{n}.zip")
+        if "runbook.md" in report.files:
+            packed += 1
+            with zipfile.ZipFile(report.archive) as zf:
+                half += not zf.read("runbook.md").endswith(b"END\n")
+    out, err = editor.communicate(timeout=60)
+    assert editor.returncode == 0, err.decode()
+    assert int(out) > 0 and packed > 0
+    assert half == 0

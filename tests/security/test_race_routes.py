@@ -127,7 +127,9 @@ def test_export_of_a_dir_whose_files_vanish_while_it_is_listed_leaves_them_out(
         report = export_archive(churned_dir, tmp_path / "out.zip")
         assert "kept.md" in report.files
         runs += 1
-    assert runs >= 10
+    # an export now waits up to settled_read.WAIT_BUDGET_S (0.5 s) for files that keep
+    # changing (attack38b), so fewer runs fit in the 6 s than the 10 asked before
+    assert runs >= 5
 
 
 @pytest.mark.timeout(60)

@@ -768,3 +768,73 @@ def test_a_manifest_of_many_values_is_passed_over_unparsed(tmp_path: Path) -> No
         tracemalloc.stop()
     assert result.ok and _files(tmp_path / "b" / "memory") == _files(src)
     assert peak < 12 * len(body)  # the text and a few copies; no object per value
+
+
+def _half_saved(path: Path, text: str) -> Any:
+    """An editor's in-place save caught halfway: truncated, the first half written, the file
+    still open; the returned thread writes the rest 30 ms later."""
+    import threading
+
+    f = path.open("r+", encoding="utf-8")
+    f.truncate(0)
+    f.write(text[: len(text) // 2])
+    f.flush()
+
+    def finish() -> None:
+        time.sleep(0.03)
+        f.write(text[len(text) // 2 :])
+        f.close()
+
+    return threading.Thread(target=finish)
+
+
+def test_a_memory_an_editor_is_saving_in_place_is_never_archived_half_written(
+    tmp_path: Path,
+) -> None:
+    """attack38b: export read each file once, so a memory an editor was saving in place
+    (truncate, then write) went into the archive cut in half, with no note; the archive is the
+    backup `import` puts back."""
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    path = mem / "runbook.md"
+    whole = "---\nname: runbook\ndescription: d\ntype: reference\n---\n" + "step\n" * 400 + "END\n"
+    path.write_text(whole, encoding="utf-8")
+    finisher = _half_saved(path, whole.replace("step", "STEP"))
+    finisher.start()
+    report = export_archive(mem, tmp_path / "a.zip")
+    finisher.join()
+    with zipfile.ZipFile(tmp_path / "a.zip") as zf:
+        assert zf.read("runbook.md").decode() == whole.replace("step", "STEP")
+    assert report.skipped == ()
+
+
+def test_a_memory_that_never_stands_still_is_left_out_and_named(tmp_path: Path) -> None:
+    """A file rewritten in place without a pause for the whole export is left out, with the
+    reason and the fix, rather than archived as whatever half it held."""
+    import threading
+
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "calm.md").write_text("---\nname: calm\ndescription: d\ntype: user\n---\nc\n")
+    busy = mem / "busy.md"
+    busy.write_text("x")
+    done = threading.Event()
+
+    def rewrite() -> None:
+        i = 0
+        while not done.is_set():
+            busy.write_text(f"version {i}\n" * 50, encoding="utf-8")  # open(w): truncate, write
+            i += 1
+            time.sleep(0.005)
+
+    writer = threading.Thread(target=rewrite)
+    writer.start()
+    try:
+        report = export_archive(mem, tmp_path / "a.zip")
+    finally:
+        done.set()
+        writer.join()
+    assert report.files == ("calm.md",)
+    [(rel, why)] = report.skipped
+    assert rel == "busy.md" and "being written by another program" in why
+    assert why.endswith("export again once it is saved")

@@ -1,0 +1,93 @@
+"""A read of a file another program may be rewriting in place, taken once the file stands still.
+
+An editor that saves in place (truncate, then write) leaves the file half-written for as long as
+its writes take; a copy read in between is a half memory that looks whole. A route that copies
+files out without the store's lock (`export --archive`, whose archive is a backup that `import`
+puts back) reads each file through `read_settled`: the read counts only when the file's identity
+(inode, size, mtime, ctime) is the same before and after it, and the file was last changed at
+least SETTLE_S ago, or was seen unchanged SETTLE_S earlier. A file that never stands still
+within SETTLE_TRIES reads, or by the caller's `deadline` (one for a whole export, WAIT_BUDGET_S
+away, so a dir where files keep changing costs it half a second, not 2 s a file), is `Unsettled`, and the caller
+leaves it out and says why.
+
+A file that is written by rename (the store, Claude Code) is whole at every read; it pays
+nothing but one lstat. A writer that pauses longer than SETTLE_S inside one save is not seen.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from memdir_nb.spec.records import Record
+from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
+
+__all__ = [
+    "SETTLE_S",
+    "SETTLE_TRIES",
+    "WAIT_BUDGET_S",
+    "Unsettled",
+    "read_settled",
+    "settle_deadline",
+]
+
+SETTLE_S = 0.25  # longer than one save's writes by an editor, a loaded machine's pauses included
+SETTLE_TRIES = 8  # at most 2 s spent on one file that keeps changing
+WAIT_BUDGET_S = 2 * SETTLE_S  # a caller reading many files pauses no more once this is spent
+
+
+class Unsettled(Record, frozen=True):
+    """The file changed across every read; `why` says so and what to do."""
+
+    why: str
+
+
+def settle_deadline() -> float:
+    """The time.monotonic() by which a caller reading many files stops waiting for any."""
+    return time.monotonic() + WAIT_BUDGET_S
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _identity_now(path: str | os.PathLike[str]) -> tuple[int, int, int, int, int] | None:
+    try:
+        return _identity(os.lstat(path))
+    except OSError:
+        return None  # gone or swapped: not the file that was read
+
+
+def read_settled(
+    reader: ContainedReader,
+    path: str | os.PathLike[str],
+    cap: int,
+    *,
+    clock_ns: Callable[[], int] = time.time_ns,
+    sleep: Callable[[float], object] = time.sleep,
+    deadline: float | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
+) -> ReadResult | ReadRefused | Unsettled:
+    """reader.try_read(path, cap), repeated until the file stood still across a read (above)."""
+    seen = None  # the identity the previous read found unchanged across it
+    for _ in range(SETTLE_TRIES):
+        res = reader.try_read(path, cap)
+        if not isinstance(res, ReadResult):
+            return res
+        ident = _identity(res.stat)
+        if _identity_now(path) == ident:
+            age_ns = clock_ns() - res.stat.st_ctime_ns  # a ctime ahead of the clock: not recent
+            if seen == ident or not 0 <= age_ns < SETTLE_S * 1e9:
+                return res
+            seen = ident
+        else:
+            seen = None
+        if deadline is not None and monotonic() >= deadline:
+            break  # the caller's time for waiting is spent: no more pauses
+        sleep(SETTLE_S)
+    return Unsettled(
+        "was being written by another program while it was read (its size or times changed "
+        "across every read while the export waited), so it was left out rather than archived "
+        "half-written; export again once it is saved"
+    )
