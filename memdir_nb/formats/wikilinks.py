@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from memdir_nb.spec.taxonomy import TYPE_NAMES
-from memdir_nb.spec.text import fence_change, terminal_line
+from memdir_nb.spec.text import clip, fence_change, terminal_line
 
 # `[[` + the name (no brackets, line end, `|`, `#` or backslash) + an optional `|label` or
 # `#part` (its `|` escaped as `\|` inside a Markdown table) + `]]`. The name is compared with the
@@ -204,9 +204,7 @@ def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
 
 def _capped(text: str) -> str:
     """text through the one terminal sanitiser (one line), cut to LINK_QUOTE_MAX characters."""
-    if len(text) > LINK_QUOTE_MAX:
-        text = text[: LINK_QUOTE_MAX - 1] + "\u2026"
-    return terminal_line(text)
+    return terminal_line(clip(text, LINK_QUOTE_MAX))
 
 
 def shown_link(name: str) -> str:

@@ -19,7 +19,7 @@ import os
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.spec.constants import SUBAGENT_META_READ_MAX_BYTES
 from memdir_nb.spec.records import Record
-from memdir_nb.spec.text import one_line
+from memdir_nb.spec.text import clip, one_line
 from memdir_nb.storage.access import ReadResult, try_read_contained
 
 TRANSCRIPT_SUFFIX = ".jsonl"
@@ -37,9 +37,7 @@ class SubagentMeta(Record, frozen=True):
     def shown(self) -> str:
         """The description in one line, cut at SHOWN_MAX_CHARS, with the agent type after it
         in brackets: '' when there is neither (the caller makes it terminal safe)."""
-        text = one_line(self.description)
-        if len(text) > SHOWN_MAX_CHARS:
-            text = text[: SHOWN_MAX_CHARS - 1].rstrip() + "\u2026"
+        text = clip(one_line(self.description), SHOWN_MAX_CHARS)
         kind = f"[{one_line(self.agent_type)[:SHOWN_MAX_CHARS]}]" if self.agent_type else ""
         return " ".join(part for part in (text, kind) if part)
 

@@ -10,7 +10,7 @@ from memdir_nb.formats.index import IndexEntry
 from memdir_nb.security.secret_scan import mask_secret_values
 from memdir_nb.spec.records import Record
 from memdir_nb.spec.shown_names import terminal_name
-from memdir_nb.spec.text import terminal_line
+from memdir_nb.spec.text import clip, terminal_line
 
 Severity = Literal["error", "warning"]
 DIFF_LEAD = 30  # characters a quote of two readings keeps before the first difference
@@ -172,11 +172,6 @@ class Collector:
         self.items.append(
             Finding(self.rel, rule, severity or SEVERITIES[rule], message, hint, line)
         )
-
-
-def clip(text: str, limit: int = 80) -> str:
-    """text cut to limit characters with an ellipsis, for messages."""
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def field_line(mem: MemoryText, key: str) -> int:

@@ -118,8 +118,4 @@ def shown_problem(message: str, limit: int = PROBLEM_TEXT_MAX) -> str:
     path or key as they build it (storage.containment's PathTraversalError, the store's
     MemoryValidationError, the memory tool's MemoryCommandError, the extraction sandbox's
     denials): a 1 MB path was quoted two or three times, a 3 MB refusal (attack38)."""
-    if len(message) <= limit:
-        return message
-    half = limit // 2
-    left = len(message) - 2 * half
-    return f"{message[:half]}...[{left:,} characters left out]...{message[-half:]}"
+    return _cut(message, limit)

@@ -329,6 +329,11 @@ def in_style(edited: str, end: str) -> str:
     return edited if end == "\n" else edited.replace("\n", end)
 
 
+def clip(text: str, limit: int = 80) -> str:
+    """text cut to limit characters, an ellipsis the last, for messages and listings."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 def one_line(text: str) -> str:
     """Collapse line breaks (and the space around them) into single spaces, then strip.
 

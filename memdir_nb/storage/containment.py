@@ -32,6 +32,7 @@ from memdir_nb.storage.real_paths import (
     real_path_or_none,
     refuse_too_long,
     same_real_path,
+    size_past_path_max,
     symlink_loop_words,
 )
 
@@ -349,10 +350,11 @@ def check_path_length(resolved: str, base: str) -> None:
 def check_whole_path_length(resolved: str) -> None:
     """check_path_length's test of the whole path (PATH_MAX_BYTES), its names left alone: for
     a walk that passes over a name too long to exist (realpath_deepest_existing)."""
-    if len(os.fsencode(resolved)) > PATH_MAX_BYTES:
+    size = size_past_path_max(resolved)
+    if size is not None:
         raise PathTraversalError(
             "too-long",
-            f"Path is {len(os.fsencode(resolved))} bytes; the limit is {PATH_MAX_BYTES}. "
+            f"Path is {size} bytes; the limit is {PATH_MAX_BYTES}. "
             "Use fewer or shorter folder names.",
         )
 

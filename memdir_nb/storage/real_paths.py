@@ -29,19 +29,27 @@ class PathTooLongError(OSError):
     kernel answers for any such path, raised before any part of it is looked at."""
 
 
+def size_past_path_max(path: str) -> int | None:
+    """The path's size in bytes when it is longer than the system allows (PATH_MAX_BYTES),
+    else None: the one test of the whole-path cap, which refuse_too_long and containment's
+    check_whole_path_length each raise in their own words."""
+    if len(path) <= PATH_MAX_BYTES // 4:  # UTF-8 takes at most four bytes a character
+        return None
+    try:
+        size = len(os.fsencode(path))
+    except UnicodeEncodeError:  # a lone surrogate: counted as a character each
+        size = len(path)
+    return size if size > PATH_MAX_BYTES else None
+
+
 def refuse_too_long(path: str) -> None:
     """Raise PathTooLongError for a path no system call takes (PATH_MAX_BYTES, in bytes).
 
     Resolving is quadratic in a path's number of parts, as os.path.realpath is (each part is
     joined onto the whole path resolved so far): 300,000 one-letter folders (600 KB, from a
     caller, a settings value or an @-import in a CLAUDE.md) took some 20 s (polish38)."""
-    if len(path) <= PATH_MAX_BYTES // 4:  # UTF-8 takes at most four bytes a character
-        return
-    try:
-        size = len(os.fsencode(path))
-    except UnicodeEncodeError:  # a lone surrogate: counted as a character each
-        size = len(path)
-    if size > PATH_MAX_BYTES:
+    size = size_past_path_max(path)
+    if size is not None:
         raise PathTooLongError(
             errno.ENAMETOOLONG,
             f"path is {size:,} bytes, longer than the system allows ({PATH_MAX_BYTES:,}); "

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from memdir_nb.home.sessions import SessionFile, described, sessions_using
 from memdir_nb.home.subagent_meta import subagent_meta
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
-from memdir_nb.spec.text import first_few, html_safe, terminal_line
+from memdir_nb.spec.text import clip, first_few, html_safe, terminal_line
 
 __all__ = [
     "MISS_STYLE",
@@ -53,7 +53,7 @@ class TurnRow:
 
 def _short(text: str, limit: int = PROMPT_CHARS) -> str:
     flat = terminal_line(" ".join(text.split()))  # an option label: text, shown as the CLI shows it
-    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
+    return clip(flat, limit)
 
 
 def turn_rows(replay: SessionReplay) -> list[TurnRow]:
