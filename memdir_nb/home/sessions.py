@@ -185,6 +185,9 @@ def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
     return Path(claude_home) / PROJECTS_DIRNAME
 
 
+# A transcript's place in its project folder: home.transcript_folders (WORKFLOWS_DIRNAME).
+
+
 def _project_folder(path: str | os.PathLike[str]) -> Path:
     """The project folder a transcript belongs to (a subagent's and a workflow agent's too)."""
     folder = Path(os.path.abspath(path)).parent
