@@ -19,7 +19,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache, partial
@@ -170,34 +169,6 @@ def environment_set(name: str, value: str) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = prior
-
-
-# The process's TZ before hold_utc_zone set it to UTC: [] while none is held, else [TZ, or None
-# when it was unset]. A list, so hold_utc_zone changes no module global binding.
-_ZONE_BEFORE_UTC: list[str | None] = []
-
-
-def hold_utc_zone(hold: bool) -> None:
-    """Put the process in UTC (hold) until asked to give its own zone back (not hold).
-
-    For a notebook kernel reading the demo dir, whose dates must print the same in every zone
-    (ui.nbdir.hold_demo_zone). Asking twice for the same thing changes nothing; on a system
-    without time.tzset (Windows) nothing changes.
-    """
-    if not hasattr(time, "tzset"):
-        return
-    if hold and not _ZONE_BEFORE_UTC:
-        _ZONE_BEFORE_UTC.append(os.environ.get("TZ"))
-        os.environ["TZ"] = "UTC"
-    elif not hold and _ZONE_BEFORE_UTC:
-        before = _ZONE_BEFORE_UTC.pop()
-        if before is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = before
-    else:
-        return
-    time.tzset()
 
 
 # How much less CPU share a thread working beside this one asks for (lower_this_threads_share).

@@ -1606,20 +1606,16 @@ def lint_keeps_nothing_from_another_test() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def the_zone_a_demo_set_is_given_back() -> Iterator[None]:
-    """A test that opens the demo in this process (open_notebook_dir) sets TZ to UTC, as a
-    notebook's kernel on the demo is (ui.nbdir.hold_demo_zone, fresh38); the next test runs
-    in the zone the run started in."""
-    before = os.environ.get("TZ")
+    """A test that opens the demo in this process (open_notebook_dir) counts local days in UTC
+    from then on, as a notebook's kernel on the demo does (ui.nbdir.hold_demo_zone, fresh38,
+    lefts39); the next test counts them in the machine's own zone again."""
     yield
-    machine = sys.modules.get("memdir_nb.machine")
-    if machine is not None:
-        machine._ZONE_BEFORE_UTC.clear()
-    if os.environ.get("TZ") != before:
-        if before is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
+    nbdir = sys.modules.get("memdir_nb.ui.nbdir")
+    if nbdir is not None:
+        nbdir._ZONE_BEFORE_DEMO.clear()
+    calendar_days = sys.modules.get("memdir_nb.spec.calendar_days")
+    if calendar_days is not None:
+        calendar_days.set_day_zone(None)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Runtime configuration: environment variables, settings files, feature flags and the clock.
+"""Runtime configuration: environment variables, feature flags and the clock, with the settings
+files' layers (home.settings_files) read into one MemdirConfig.
 
 This is the only module in memdir_nb that reads ``os.environ``. Everything else receives a
 :class:`MemdirConfig` (or explicit arguments), so tests can build any situation without
@@ -8,10 +9,8 @@ touching the real environment or the developer's real ``~/.claude``.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,6 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
-from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, utf8_json_text
 from memdir_nb.home.env_blocks import (  # re-exported: where, doctor and tests use them here
     CONFIG_ENV_VARS as CONFIG_ENV_VARS,
 )
@@ -39,14 +37,11 @@ from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
 from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
 from memdir_nb.home.path_rules import cache_folder_problem, configured_dirs, under_home
+from memdir_nb.home.settings_files import ALL_LAYERS, SettingsLayers, read_settings_layers
 from memdir_nb.home.settings_keys import MEMORY_SETTINGS_KEYS as MEMORY_SETTINGS_KEYS  # re-exported
-from memdir_nb.home.settings_keys import typed_key_problems
 from memdir_nb.home.warn_once import WarnedOnce
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
-from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
-from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.containment import same_real_path
 
 logger = logging.getLogger(__name__)
 logger.addFilter(WarnedOnce())  # each layer builds a config; each problem is told once
@@ -54,11 +49,6 @@ logger.addFilter(OneLineRecords())  # on one line, whatever path it names (attac
 
 TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
 FALSY_VALUES = frozenset({"0", "false", "no", "off"})
-
-# Settings layers in trust order, most trusted first. Project settings are parsed but never
-# trusted for where memory lives: a cloned repo must not be able to point writes at ~/.ssh.
-TRUSTED_LAYERS: tuple[str, ...] = ("policy", "flag", "local", "user")
-ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
 
 
 def is_env_truthy(value: str | None) -> bool:
@@ -69,16 +59,6 @@ def is_env_truthy(value: str | None) -> bool:
 def is_env_falsy(value: str | None) -> bool:
     """True for an explicit 0/false/no/off (any case); False when unset or anything else."""
     return value is not None and value.strip().lower() in FALSY_VALUES
-
-
-def default_policy_settings_path(platform: str | None = None) -> Path:
-    """Where managed (policy) settings live on this platform, as Claude Code looks for them."""
-    platform = platform or sys.platform
-    if platform == "darwin":
-        return Path("/Library/Application Support/ClaudeCode/managed-settings.json")
-    if platform.startswith("win"):
-        return Path(r"C:\ProgramData\ClaudeCode\managed-settings.json")
-    return Path("/etc/claude-code/managed-settings.json")
 
 
 def user_home(env: Mapping[str, str] | None = None) -> Path:
@@ -114,119 +94,6 @@ class FeatureFlags:
     def from_env(cls, env: Mapping[str, str]) -> FeatureFlags:
         """Read every flag from its MEMDIR_NB_* variable in ``env``."""
         return cls(**{name: is_env_truthy(env.get(var)) for name, var in FLAG_ENV_VARS.items()})
-
-
-@dataclass(frozen=True)
-class SettingsLayers:
-    """Parsed settings.json objects per layer ({} when a file is absent or unusable)."""
-
-    policy: dict[str, Any] = field(default_factory=dict)
-    flag: dict[str, Any] = field(default_factory=dict)
-    local: dict[str, Any] = field(default_factory=dict)
-    user: dict[str, Any] = field(default_factory=dict)
-    project: dict[str, Any] = field(default_factory=dict)
-    paths: dict[str, Any] = field(default_factory=dict)  # layer -> its file (read or would be)
-
-    def layer(self, name: str) -> dict[str, Any]:
-        """The parsed object of one layer by name."""
-        if name not in ALL_LAYERS:
-            raise ValueError(f"unknown settings layer {name!r}; use one of {', '.join(ALL_LAYERS)}")
-        value: dict[str, Any] = getattr(self, name)
-        return value
-
-    def describe(self, name: str) -> str:
-        """A layer as people name it: 'user settings (/home/me/.claude/settings.json)'."""
-        path = self.paths.get(name)
-        return f"{name} settings ({path})" if path else f"{name} settings"
-
-    def trusted_values(self, key: str) -> list[tuple[object, str]]:
-        """Every (value, layer) for ``key`` in trusted layers, most trusted first; never project."""
-        found: list[tuple[object, str]] = []
-        for name in TRUSTED_LAYERS:
-            data = getattr(self, name)
-            if key in data and data[key] is not None:
-                found.append((data[key], name))
-        return found
-
-    def trusted_value(self, key: str) -> tuple[object, str] | None:
-        """The (value, layer) of the most trusted layer that sets ``key``; project is never used."""
-        found = self.trusted_values(key)
-        return found[0] if found else None
-
-
-def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, Any], str | None]:
-    """Parse one settings file; returns (object or {}, problem text or None). Never raises."""
-    if path is None:
-        return {}, None
-    path = Path(path)
-
-    try:  # a regular file only (a FIFO planted by a repository must not hang us), bounded
-        res = read_regular_file(path, SETTINGS_READ_MAX_BYTES)
-    except (FileNotFoundError, NotADirectoryError):
-        return {}, _dangling_link_problem(path, layer)
-    except OSError as exc:
-        problem = f"{layer} settings {path}: cannot read ({type(exc).__name__}: {exc}); ignored"
-        logger.warning(problem)
-        return {}, problem
-    if res.truncated:  # Claude Code's own settings files are a few KB; this is likely not one
-        problem = (
-            f"{layer} settings {path}: the file is {res.total_size:,} bytes, over the "
-            f"{SETTINGS_READ_MAX_BYTES:,}-byte limit and far larger than a settings file gets; "
-            "it was not read. Check that it is the settings file you meant, then trim it."
-        )
-        logger.warning(problem)
-        return {}, problem
-    try:
-        text = utf8_json_text(res.data)
-    except ValueError as exc:
-        problem = f"{layer} settings {path}: the file {exc}; ignored whole, as Claude Code does"
-        logger.warning(problem)
-        return {}, problem
-    if not text.strip():
-        return {}, None
-    try:
-        data = loads_bounded(text, max_bytes=SETTINGS_READ_MAX_BYTES, what="the JSON")
-    except JSONLimitError as exc:
-        problem = (
-            f"{layer} settings {path}: {exc}; ignored. Flatten or shorten the file, or delete it."
-        )
-        logger.warning(problem)
-        return {}, problem
-    except json.JSONDecodeError as exc:
-        cause = json_error_cause(text, exc)
-        found = f"{cause} at line {exc.lineno}" if cause else f"{exc.msg} at line {exc.lineno}"
-        problem = (
-            f"{layer} settings {path}: not valid JSON ({found}, column {exc.colno}); "
-            "the whole file is ignored, as Claude Code ignores it. "
-            + ("Remove it, or delete the file." if cause else "Fix the JSON or delete the file.")
-        )
-        logger.warning(problem)
-        return {}, problem
-    if not isinstance(data, dict):
-        problem = (
-            f"{layer} settings {path}: top level is a {type(data).__name__}, "
-            "but settings must be a JSON object ({...}); ignored."
-        )
-        logger.warning(problem)
-        return {}, problem
-    return data, None
-
-
-def _dangling_link_problem(path: Path, layer: str) -> str | None:
-    """A settings path that is a symlink to nothing (a dotfiles link cloned to another
-    machine): Claude Code reads no settings there, which the user should hear about."""
-    if not os.path.islink(path):
-        return None
-    try:
-        target = os.readlink(path)
-    except OSError:
-        target = "?"
-    problem = (
-        f"{layer} settings {path}: a symlink to {target}, which does not exist; "
-        f"no {layer} settings are read. Point the link at the real file or delete it."
-    )
-    logger.warning(problem)
-    return problem
 
 
 def _nonempty(value: str | None) -> str | None:
@@ -322,7 +189,7 @@ class MemdirConfig:
         cwd = Path(os.getcwd() if cwd is None else cwd)
 
         claude_home, config_dir_set = _claude_home(env, home, problems)
-        settings = _read_settings(
+        settings = read_settings_layers(
             cwd, claude_home, flag_settings_path, policy_settings_path, problems
         )
         ignored: list[IgnoredEnvVar] = []
@@ -435,52 +302,6 @@ def _cache_dir(
         logger.warning(problem)
     problems.extend(said)
     return chosen
-
-
-def _read_settings(
-    cwd: Path,
-    claude_home: Path,
-    flag_settings_path: Path | str | None,
-    policy_settings_path: Path | str | None,
-    problems: list[str],
-) -> SettingsLayers:
-    """Every settings layer parsed (an unusable file is {} and a problem), with where each is."""
-    if policy_settings_path is None:
-        policy_settings_path = default_policy_settings_path()
-    layer_paths: dict[str, Path | None] = {
-        "policy": Path(policy_settings_path),
-        "flag": Path(flag_settings_path) if flag_settings_path is not None else None,
-        "local": cwd / ".claude" / "settings.local.json",
-        "user": claude_home / "settings.json",
-        "project": cwd / ".claude" / "settings.json",
-    }
-    layers: dict[str, dict[str, Any]] = {}
-    for name, path in layer_paths.items():
-        if name == "project" and _same_file(path, layer_paths["user"]):
-            # Started in the home folder: <cwd>/.claude/settings.json is the user's own file,
-            # already read (and trusted) as user settings; doubting it as a repository's
-            # would flag the user's own keys and report its problems twice.
-            layers[name] = {}
-            continue
-        data, load_problem = load_settings_file(path, name)
-        if load_problem:
-            problems.append(load_problem)
-        for problem in typed_key_problems(name, path, data):
-            logger.warning(problem)
-            problems.append(problem)
-        layers[name] = data
-    if flag_settings_path is not None and not Path(flag_settings_path).is_file():
-        problem = f"flag settings {flag_settings_path}: file not found; ignored."
-        logger.warning(problem)
-        problems.append(problem)
-    return SettingsLayers(
-        **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
-    )
-
-
-def _same_file(a: Path | None, b: Path | None) -> bool:
-    """Whether two settings paths name one file (links and `..` resolved)."""
-    return a is not None and b is not None and same_real_path(a, b)
 
 
 def _selector_choice(env: Mapping[str, str], problems: list[str]) -> str | None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.formats.names import component_problem, folder_problem
-from memdir_nb.home.config import ALL_LAYERS, TRUSTED_LAYERS, MemdirConfig
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.home.gates import (
     ENABLE_LEVELS,
     GateDecision,
@@ -52,6 +52,7 @@ from memdir_nb.home.path_rules import (
     sanitize_path,
     validate_memory_path,
 )
+from memdir_nb.home.settings_files import ALL_LAYERS, TRUSTED_LAYERS
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import (
     AGENT_MEMORY_DIRNAME,

@@ -22,6 +22,7 @@ from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, r
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
+from memdir_nb.home.transcript_folders import WORKFLOWS_DIRNAME, project_transcripts
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import (
     CACHE_MAX_BYTES,
@@ -184,7 +185,7 @@ def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
     return Path(claude_home) / PROJECTS_DIRNAME
 
 
-WORKFLOWS_DIRNAME = "workflows"  # <session id>/subagents/workflows/wf_<run id>/agent-*.jsonl
+# A transcript's place in its project folder: home.transcript_folders (WORKFLOWS_DIRNAME).
 
 
 def _project_folder(path: str | os.PathLike[str]) -> Path:
@@ -311,60 +312,6 @@ def _pointers_of_file(
         return None
 
 
-def _transcripts(project: Path) -> Iterator[Path]:
-    """Every transcript of one project folder, sorted."""
-    try:
-        # <id>.jsonl before its <id>/ folder of subagents ("<id>" alone sorts first by name)
-        entries = sorted(
-            os.scandir(project),
-            key=lambda e: (e.name.removesuffix(".jsonl"), not e.name.endswith(".jsonl")),
-        )
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
-            yield Path(entry.path)
-        elif entry.is_dir(follow_symlinks=False) and entry.name != PROJECT_MEMORY_DIRNAME:
-            yield from _agent_files(Path(entry.path) / "subagents")
-
-
-def _agent_files(sub: Path) -> Iterator[Path]:
-    """A session's subagent transcripts: those in subagents/, then each workflow run's
-    (subagents/workflows/wf_<run id>/), sorted; symlinked files and folders are left out, and
-    so is a folder that cannot be looked at or listed (past PATH_MAX, or one `sudo claude`
-    left that this user cannot enter: pathlib raised, and took the whole listing down)."""
-    if not is_folder(sub, follow=False):
-        return
-    yield from _agent_files_in(sub)
-    runs = sub / WORKFLOWS_DIRNAME
-    if not is_folder(runs, follow=False):
-        return
-    for run in _sorted_entries(runs):
-        if run.is_dir(follow_symlinks=False):
-            yield from _agent_files_in(Path(run.path))
-
-
-def _agent_files_in(folder: Path) -> Iterator[Path]:
-    """The regular `agent-*.jsonl` files of one folder (no symlinks), sorted by name."""
-    for entry in _sorted_entries(folder):
-        name = entry.name
-        if (
-            name.startswith("agent-")
-            and name.endswith(".jsonl")
-            and entry.is_file(follow_symlinks=False)
-        ):
-            yield Path(entry.path)
-
-
-def _sorted_entries(folder: Path) -> list[os.DirEntry[str]]:
-    """The entries of a folder sorted by name; none when it cannot be listed."""
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(entries, key=lambda e: e.name)
-    except OSError:
-        return []
-
-
 def iter_session_files(
     claude_home: str | os.PathLike[str], *, heads: bool = True
 ) -> Iterator[SessionFile]:
@@ -377,7 +324,7 @@ def iter_session_files(
     except OSError:
         return
     for project in sorted(projects, key=lambda e: e.name):
-        for path in _transcripts(Path(project.path)):
+        for path in project_transcripts(Path(project.path)):
             try:
                 st = path.stat()
             except OSError:

@@ -24,10 +24,10 @@ from memdir_nb.home.config import (
     REPO_ENV_ALLOWED,
     TRACKED_ENV_VARS,
     MemdirConfig,
-    load_settings_file,
 )
 from memdir_nb.home.path_rules import HOME_VARIABLES, leading_variable
 from memdir_nb.home.paths import GateDecision, get_memory_base_dir, sanitize_path
+from memdir_nb.home.settings_files import load_settings_file
 from memdir_nb.reports.claude_md import IMPORTS, NAMES, claude_md_reference
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings

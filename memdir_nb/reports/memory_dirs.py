@@ -18,13 +18,14 @@ from typing import Any
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.claude_homes import no_claude_home
-from memdir_nb.home.config import load_settings_file, user_home
+from memdir_nb.home.config import user_home
 from memdir_nb.home.path_rules import (
     MAX_SANITIZED_LENGTH,
     folder_keyed,
     memory_path_problem,
     sanitize_path,
 )
+from memdir_nb.home.settings_files import load_settings_file
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
     AGENT_MEMORY_DIRNAME,

@@ -15,11 +15,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from memdir_nb.home.config import (
-    ALL_LAYERS,
     MEMORY_SETTINGS_KEYS,
     REPO_ENV_ALLOWED,
     TRACKED_ENV_VARS,
-    TRUSTED_LAYERS,
     MemdirConfig,
 )
 from memdir_nb.home.gates import AutoDreamDecision, auto_dream_decision
@@ -36,6 +34,7 @@ from memdir_nb.home.paths import (
     sanitize_path,
     team_memory_decision,
 )
+from memdir_nb.home.settings_files import ALL_LAYERS, TRUSTED_LAYERS
 from memdir_nb.reports.memory_dirs import (
     AGENT_MEMORY_DIRNAME,
     AGENT_MEMORY_LOCAL_DIRNAME,

@@ -4,6 +4,11 @@ spec.dates finds a relative phrase and reads its parts (a weekday and its modifi
 and a unit, a period); this module turns those parts into days with the rules spec.dates states
 (weeks run Monday to Sunday, the working week ends on Friday, months keep their day, clamped),
 and gives a clock reading's calendar day. spec.dates re-exports what its users ask it for.
+
+It is also the one place a clock reading becomes a local day or a local time of day, and the
+one place that says in which zone: the day zone (day_zone, set_day_zone), the machine's own
+zone unless set. A notebook on the demo sets UTC there (ui.nbdir.hold_demo_zone), so its dates
+read the same in every zone, and the process's TZ is never changed (lefts39).
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 WEEKDAYS: tuple[str, ...] = (
@@ -48,9 +54,62 @@ class DateResolution:
     exact_day: bool  # True when the phrase names one single day
 
 
+# The zone local days are counted in: None is the machine's own zone (time.localtime), as
+# Claude Code counts them. One slot, so set_day_zone changes no module global binding.
+_DAY_ZONE: list[_dt.tzinfo | None] = [None]
+
+
+def day_zone() -> _dt.tzinfo | None:
+    """The zone local days and times of day are counted in; None is the machine's own zone."""
+    return _DAY_ZONE[0]
+
+
+def set_day_zone(zone: _dt.tzinfo | None) -> _dt.tzinfo | None:
+    """Count local days (a daily log's date and its entries' times, the dream's "today") in
+    zone from now on, None for the machine's own zone; the zone set before. The setting is the
+    process's, as TZ is, but nothing else in the process (other libraries, child processes)
+    sees it."""
+    before, _DAY_ZONE[0] = _DAY_ZONE[0], zone
+    return before
+
+
+@contextmanager
+def days_counted_in(zone: _dt.tzinfo | None) -> Iterator[None]:
+    """The day zone set to zone inside the block, then put back whatever the block raises.
+    For a step that owns the process meanwhile (building the demo dir): another thread reading
+    a local day inside the block counts it in zone too."""
+    before = set_day_zone(zone)
+    try:
+        yield
+    finally:
+        set_day_zone(before)
+
+
+def _local_fields(seconds: float) -> time.struct_time:
+    """A clock reading's calendar fields in the day zone (time.localtime when none is set)."""
+    zone = _DAY_ZONE[0]
+    if zone is None:
+        return time.localtime(seconds)
+    return _dt.datetime.fromtimestamp(seconds, zone).timetuple()
+
+
 def local_date(now_ms: float) -> _dt.date:
-    """The local calendar date of a clock reading in milliseconds."""
-    return _calendar_date(time.localtime, now_ms)
+    """The local calendar date of a clock reading in milliseconds (in the day zone)."""
+    return _calendar_date(_local_fields, now_ms)
+
+
+def local_time_of_day(now_ms: float) -> str:
+    """The local time of day of a clock reading in milliseconds, HH:MM:SS (in the day zone)."""
+    return time.strftime("%H:%M:%S", _local_fields(now_ms / 1000))
+
+
+def local_clock_ms(day: _dt.date, hour: int, minute: int) -> float:
+    """The clock reading (ms) of a local wall-clock time on day, in the day zone: local_date's
+    inverse. A time a daylight-saving change skips or repeats resolves as the zone's rules do."""
+    zone = _DAY_ZONE[0]
+    if zone is None:
+        return time.mktime((day.year, day.month, day.day, hour, minute, 0, 0, 0, -1)) * 1000
+    return _dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone).timestamp() * 1000
 
 
 def utc_date(now_ms: float) -> _dt.date:

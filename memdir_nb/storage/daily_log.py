@@ -22,6 +22,7 @@ from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
+from memdir_nb.spec.calendar_days import local_time_of_day
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
 from memdir_nb.spec.text import as_lf, lone_surrogate_problem
 from memdir_nb.storage import fsutil
@@ -94,10 +95,9 @@ def _clean_text(text: object) -> str:
 
 def format_entry(text: str, *, now_ms: float | None = None) -> str:
     """One log entry: a `## HH:MM:SS` heading (local time), the text, and a blank line."""
-    # The heading's format is the daily log's own rule (read back by read_daily_log_entries):
-    # spec.dates has the log's local date (local_date) and spec.timestamps UTC stamps for
-    # records, neither a local time of day. Local, as the file's date is: both from localtime.
-    stamp = _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).strftime("%H:%M:%S")
+    # The heading's format is the daily log's own rule (read back by read_daily_log_entries).
+    # Local, as the file's date is: both in spec.calendar_days's day zone.
+    stamp = local_time_of_day(_now_ms(now_ms))
     return f"{ENTRY_HEADING_PREFIX}{stamp}\n\n{_clean_text(text)}\n\n"
 
 

@@ -24,7 +24,6 @@ from memdir_nb.formats import frontmatter, index
 from memdir_nb.formats.frontmatter_render import (
     render_memory_file,
     render_updated_memory_file,
-    without_modified,
 )
 from memdir_nb.security import log_lines, secret_scan
 from memdir_nb.spec import constants
@@ -37,7 +36,7 @@ from memdir_nb.spec.taxonomy import (
 )
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
-from memdir_nb.storage.access import ReadResult, holds_exactly, try_read_contained
+from memdir_nb.storage.access import ReadResult, try_read_contained
 from memdir_nb.storage.draft import DraftVerdict, type_problem, validate_draft
 from memdir_nb.storage.index_rebuild import (
     RebuildResult,
@@ -45,6 +44,12 @@ from memdir_nb.storage.index_rebuild import (
     refuse_folder_of_memory_dirs,
 )
 from memdir_nb.storage.link_report import LinksLeft, LinkSnapshot
+from memdir_nb.storage.memory_filenames import (
+    free_memory_filename,
+    holds_same_memory,
+    split_store_filename,
+    store_filename,
+)
 from memdir_nb.storage.store_checks import (
     MemoryNotFoundError,
     MemoryValidationError,
@@ -124,22 +129,10 @@ class MemoryStore:
         return Path(checked)
 
     def _split(self, filename: object) -> tuple[str, str]:
-        """'x.md' -> ('private', 'x.md'); 'team/x.md' -> ('team', 'x.md')."""
-        if not isinstance(filename, str):
-            raise MemoryValidationError(
-                f"filename must be a string such as 'x.md' or 'team/x.md', got {type(filename).__name__}"
-            )
-        if filename.startswith(TEAM_DIRNAME + "/"):  # scope_of_path, but refusing other folders
-            return "team", check_plain_md_name(filename[len(TEAM_DIRNAME) + 1 :])
-        if "/" in filename:
-            raise MemoryValidationError(
-                f"filename {filename!r} must be 'name.md' (private) or 'team/name.md' (team), "
-                "relative to the memory dir, as store.list() shows them"
-            )
-        return "private", check_plain_md_name(filename)
+        return split_store_filename(filename)
 
     def _rel(self, scope: str, plain: str) -> str:
-        return f"{TEAM_DIRNAME}/{plain}" if scope == "team" else plain
+        return store_filename(scope, plain)
 
     def _not_found(self, rel: str) -> MemoryNotFoundError:
         return MemoryNotFoundError(
@@ -256,42 +249,15 @@ class MemoryStore:
         # of the very same memory again is recognised whatever time the first one recorded.
         text = render_memory_file(name, description, mtype, body, modified_ms=self._now_ms())
         with self.transaction() as tx:
-            plain = self._pick_filename(scope, base, text, explicit=filename is not None)
+            explicit = filename is not None
+            plain = free_memory_filename(self.memory_dir, scope, scope_dir, base, text, explicit)
             target = self._validate_target(scope_dir / plain, scope)
-            if not self._holds_same_memory(target, text):  # a new name is never written over
+            if not holds_same_memory(self.memory_dir, target, text):  # never written over
                 tx.write(target, text, create_only=not os.path.lexists(target))
             self._write_index_line(tx, scope, plain, name, description)
         self._keep_warnings(self._rel(scope, plain), verdict)
         log.debug("saved %s", self._rel(scope, plain))
         return scope_dir / plain
-
-    def _holds_same_memory(self, path: Path, text: str) -> bool:
-        """Whether path holds text, apart from the `modified:` time in its header."""
-        if holds_exactly(self.memory_dir, path, text.encode("utf-8")):
-            return True
-        res = try_read_contained(self.memory_dir, path, len(text.encode("utf-8")) + 256)
-        if not isinstance(res, ReadResult) or res.truncated or not res.valid_utf8:
-            return False
-        return without_modified(res.text) == without_modified(text)
-
-    def _pick_filename(self, scope: str, base: str, text: str, *, explicit: bool) -> str:
-        """`base`, or `stem_2.md`, `stem_3.md`... when another memory already has that name."""
-        scope_dir = self._scope_dir(scope)
-        stem = base[: -len(".md")]
-        n = 1
-        while True:
-            plain = base if n == 1 else f"{stem}_{n}.md"
-            path = scope_dir / plain
-            if not os.path.lexists(path):
-                return plain
-            if not path.is_symlink() and self._holds_same_memory(path, text):
-                return plain  # the very same memory saved again: no duplicate
-            if explicit:
-                raise MemoryValidationError(
-                    f"{self._rel(scope, plain)} already holds another memory; call "
-                    f"store.update({self._rel(scope, plain)!r}, ...) to change it, or pick a new filename"
-                )
-            n += 1
 
     def update(
         self,

@@ -9,6 +9,7 @@ make sense only on the demo. `open_notebook_dir` says which dir was opened and w
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.names import name_encoding_problem
-from memdir_nb.machine import hold_utc_zone
+from memdir_nb.spec.calendar_days import set_day_zone
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     MAX_MEMORY_FILES,
@@ -210,18 +211,27 @@ def profile_dir(
     )
 
 
+# The day zone before hold_demo_zone set UTC: [] while none is held, else [that zone, None for
+# the machine's own]. A list, so hold_demo_zone changes no module global binding.
+_ZONE_BEFORE_DEMO: list[_dt.tzinfo | None] = []
+
+
 def hold_demo_zone(is_demo: bool) -> None:
-    """Read the demo in UTC, and any other dir in the kernel's own zone again.
+    """Count the demo's days in UTC, and any other dir's in the zone counted in before again.
 
     The demo is a fixed moment (DEMO_NOW_MS, noon UTC) whose memories are dated by the UTC day
     (ui.demo.model.date_fn); its daily logs and the dream's absolute dates follow the local
     day, as Claude Code's do. East of UTC+12 (New Zealand, Kiritimati) that day is the next
     one, so notebook 07 named other log files and turned "next Thursday" into a date a week
-    later; nbval's date substitution hid it (fresh38). On the demo the kernel's zone is UTC;
-    a real dir opened after it in the same kernel gets the zone the kernel had back
-    (machine.hold_utc_zone, the environment's one writer).
+    later; nbval's date substitution hid it (fresh38). On the demo local days are counted in
+    UTC (spec.calendar_days.set_day_zone, the one setting for it; the process's TZ is left
+    alone, lefts39); a real dir opened after it in the same kernel gets the zone back. Asking
+    twice for the same thing changes nothing.
     """
-    hold_utc_zone(is_demo)
+    if is_demo and not _ZONE_BEFORE_DEMO:
+        _ZONE_BEFORE_DEMO.append(set_day_zone(_dt.UTC))
+    elif not is_demo and _ZONE_BEFORE_DEMO:
+        set_day_zone(_ZONE_BEFORE_DEMO.pop())
 
 
 def open_notebook_dir(

@@ -154,6 +154,59 @@ def test_only_spec_dates_makes_a_utc_calendar_day() -> None:
     assert callers == []
 
 
+def _reads_the_local_zone(dotted: str, call: ast.Call) -> bool:
+    """Whether a call turns a time into (or from) the machine's local zone by itself: a
+    localtime/mktime/tzset, a fromtimestamp with no zone, an astimezone() with none."""
+    last = dotted.rsplit(".", 1)[-1]
+    zone_given = len(call.args) >= 2 or any(k.arg == "tz" for k in call.keywords)
+    return (
+        dotted in {"time.localtime", "time.mktime", "time.tzset", "time.ctime"}
+        or (last == "fromtimestamp" and not zone_given)
+        or (last == "astimezone" and not call.args and not call.keywords)
+    )
+
+
+def test_only_spec_calendar_days_counts_in_the_local_zone() -> None:
+    """A time becomes a local day (or a local time of day, or back) in spec.calendar_days
+    alone, in its day zone (set_day_zone): the demo's notebooks set UTC there. The daily log's
+    heading and the demo's log times read the machine's zone themselves, and the demo was read
+    in UTC by setting the process's TZ (machine.hold_utc_zone, lefts39)."""
+    callers = [
+        f"{name}:{call.lineno} {dotted}"
+        for name, tree in _modules()
+        if name != "memdir_nb.spec.calendar_days"
+        for dotted, call in _calls(tree)
+        if _reads_the_local_zone(dotted, call)
+    ]
+    assert callers == []
+
+
+def test_the_local_zone_rule_sees_each_way_of_reading_the_zone() -> None:
+    """The rule above recognises each spelling, and passes a conversion with a zone given."""
+
+    def reads(source: str) -> bool:
+        call = ast.parse(source, mode="eval").body
+        assert isinstance(call, ast.Call)
+        return _reads_the_local_zone(_dotted(call.func), call)
+
+    for local in (
+        "time.localtime(t)",
+        "time.mktime(fields)",
+        "time.tzset()",
+        "_dt.datetime.fromtimestamp(t)",
+        "dt.date.fromtimestamp(t)",
+        "moment.astimezone()",
+    ):
+        assert reads(local), local
+    for zoned in (
+        "_dt.datetime.fromtimestamp(t, _dt.UTC)",
+        "_dt.datetime.fromtimestamp(t, tz=zone)",
+        "moment.astimezone(_dt.UTC)",
+        "time.gmtime(t)",
+    ):
+        assert not reads(zoned), zoned
+
+
 # Modules beside spec/text that rewrite a CR themselves, and why.
 LINE_END_REWRITERS = {
     "memdir_nb.spec.text": "the one home: line_end_style, as_lf, in_style (and html_safe's CRLF)",
@@ -235,10 +288,7 @@ def test_only_spec_text_escapes_html() -> None:
 # Modules beside home/config that touch the process's environment, and why.
 ENVIRONMENT_USERS = {
     "memdir_nb.home.config": "the one reader: settings, HOME, CLAUDE_CONFIG_DIR, ...",
-    "memdir_nb.machine": (
-        "environment_set, the one writer (a variable set for one step); hold_utc_zone, TZ "
-        "while a notebook reads the demo"
-    ),
+    "memdir_nb.machine": ("environment_set, the one writer (a variable set for one step)"),
     "memdir_nb.cli.main": (
         "COLUMNS, as shutil.get_terminal_size reads it, for argparse's width; and a command "
         "process's OPENBLAS_NUM_THREADS, set before numpy loads when the user set none"

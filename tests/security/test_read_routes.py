@@ -349,7 +349,7 @@ def test_rebuilding_a_team_index_through_a_team_link_outside_is_refused(
 
 @pytest.mark.timeout(10)
 def test_settings_file_that_is_a_fifo_is_ignored_with_a_problem(tmp_path: Path) -> None:
-    from memdir_nb.home.config import load_settings_file
+    from memdir_nb.home.settings_files import load_settings_file
 
     os.mkfifo(tmp_path / "settings.json")
     data, problem = load_settings_file(tmp_path / "settings.json", "project")

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import time
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from memdir_nb.spec.calendar_days import (
     add_months,
+    day_zone,
+    days_counted_in,
     end_of,
+    local_clock_ms,
     local_date,
+    local_time_of_day,
     period_of,
+    set_day_zone,
     shift,
     utc_date,
     weekday_date,
@@ -74,3 +81,52 @@ def test_a_reading_past_the_calendars_ends_is_its_last_or_first_day_in_any_time_
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+KIRITIMATI = ZoneInfo("Pacific/Kiritimati")  # UTC+14: its day is ahead of every other zone's
+ADAK = ZoneInfo("America/Adak")  # UTC-10 (UTC-9 in summer)
+
+
+def test_local_days_and_times_are_counted_in_the_day_zone_when_one_is_set() -> None:
+    # lefts39: the demo's notebooks set UTC here instead of the process's TZ
+    late = dt.datetime(2026, 11, 18, 23, 30, tzinfo=dt.UTC).timestamp() * 1000
+    before = set_day_zone(KIRITIMATI)
+    try:
+        assert day_zone() is KIRITIMATI
+        assert local_date(late) == dt.date(2026, 11, 19)
+        assert local_time_of_day(late) == "13:30:00"
+        assert local_clock_ms(dt.date(2026, 11, 19), 13, 30) == late
+        with days_counted_in(ADAK):
+            assert local_date(late) == dt.date(2026, 11, 18)
+            assert local_time_of_day(late) == "13:30:00"
+            assert local_clock_ms(dt.date(2026, 11, 18), 13, 30) == late
+        assert day_zone() is KIRITIMATI
+    finally:
+        set_day_zone(before)
+
+
+def test_without_a_day_zone_local_days_are_the_machines_own_and_tz_is_never_changed() -> None:
+    tz = os.environ.get("TZ")
+    noon = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000  # the machine's local noon
+    assert day_zone() is None
+    assert local_time_of_day(noon) == "12:00:00"
+    assert local_clock_ms(WEDNESDAY, 12, 0) == noon
+    with days_counted_in(dt.UTC):
+        assert local_date(dt.datetime(2026, 11, 18, 23, 59, tzinfo=dt.UTC).timestamp() * 1000) == (
+            WEDNESDAY
+        )
+    assert day_zone() is None
+    assert os.environ.get("TZ") == tz
+
+
+@pytest.mark.parametrize("zone", [dt.UTC, ZoneInfo("Asia/Tokyo"), KIRITIMATI, ADAK])
+def test_a_reading_past_the_calendars_ends_is_its_last_or_first_day_in_any_day_zone(
+    zone: dt.tzinfo,
+) -> None:
+    with days_counted_in(zone):
+        last = dt.datetime(9999, 12, 31, 23, tzinfo=dt.UTC).timestamp() * 1000
+        assert local_date(last) in (dt.date(9999, 12, 31), dt.date.max)
+        for reading in (1e20, float("inf")):
+            assert local_date(reading) == dt.date.max
+        for reading in (-1e20, float("-inf")):
+            assert local_date(reading) == dt.date.min

@@ -19,12 +19,10 @@ from memdir_nb.home.config import (
     FeatureFlags,
     HomeNotFoundError,
     MemdirConfig,
-    SettingsLayers,
-    default_policy_settings_path,
     is_env_truthy,
-    load_settings_file,
 )
 from memdir_nb.home.paths import derived_output_problem, resolve_auto_mem_path
+from memdir_nb.home.settings_files import SettingsLayers
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.ui.demo import notebook_memory_dir
 
@@ -315,24 +313,12 @@ def test_project_settings_are_parsed_but_never_trusted(world: dict[str, Path]) -
     assert cfg.settings.trusted_values("autoMemoryDirectory") == []
 
 
-def test_trusted_values_lists_every_trusted_layer_in_order() -> None:
-    layers = SettingsLayers(
-        policy={}, flag={"x": 1}, local={"x": None}, user={"x": 3}, project={"x": 4}
-    )
-    assert layers.trusted_values("x") == [(1, "flag"), (3, "user")]
-
-
-def test_unknown_layer_name_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="policy, flag, local, user, project"):
-        SettingsLayers().layer("enterprise")
-
-
 def test_invalid_json_settings_is_logged_recorded_and_treated_as_empty(
     world: dict[str, Path], caplog: pytest.LogCaptureFixture
 ) -> None:
     user_file = world["home"] / ".claude" / "settings.json"
     user_file.write_text('{"autoMemoryDirectory": "/srv/x",', encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.config"):
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.settings_files"):
         cfg = load(world)
     assert cfg.settings.user == {}
     assert len(cfg.settings_problems) == 1
@@ -478,15 +464,6 @@ def test_missing_settings_files_are_not_problems(world: dict[str, Path]) -> None
     cfg = load(world)
     assert cfg.settings == SettingsLayers(paths=cfg.settings.paths)
     assert cfg.settings_problems == ()
-
-
-def test_load_settings_file_with_no_path_is_empty() -> None:
-    assert load_settings_file(None, "flag") == ({}, None)
-
-
-def test_default_policy_path_per_platform() -> None:
-    assert default_policy_settings_path("linux") == Path("/etc/claude-code/managed-settings.json")
-    assert "ClaudeCode" in str(default_policy_settings_path("darwin"))
 
 
 # --------------------------------------------------------------------------- clock, for_tests

@@ -230,8 +230,8 @@ def test_malformed_file_is_flagged_but_fields_are_recovered(built: Path) -> None
     assert not [x.filename for x in others if x.malformed]
 
 
-def test_daily_log_is_at_yesterdays_local_date(built: Path) -> None:
-    yesterday = dt.date(*time.localtime(NOW_MS / 1000)[:3]) - dt.timedelta(days=1)
+def test_daily_log_is_at_yesterdays_utc_date(built: Path) -> None:
+    yesterday = dt.datetime.fromtimestamp(NOW_MS / 1000, dt.UTC).date() - dt.timedelta(days=1)
     log = built / "logs" / f"{yesterday:%Y}" / f"{yesterday:%m}" / f"{yesterday.isoformat()}.md"
     assert log.is_file()
     assert demo.daily_log_relpath(NOW_MS) == log.relative_to(built).as_posix()
@@ -240,9 +240,28 @@ def test_daily_log_is_at_yesterdays_local_date(built: Path) -> None:
     stamps = [s for s, _ in entries]
     assert stamps == sorted(stamps)
     assert all(text for _, text in entries)
-    mtime = dt.date.fromtimestamp(log.stat().st_mtime)
-    assert mtime == yesterday
+    mtime = dt.datetime.fromtimestamp(log.stat().st_mtime, dt.UTC)
+    assert mtime.date() == yesterday
+    assert mtime.strftime("%H:%M:%S") == stamps[-1]  # the last entry's time, in UTC
     assert len(list((built / "logs").rglob("*.md"))) == 1
+
+
+def _daily_log_in_zone(tmp_path: Path, zone: str) -> tuple[str, str, int]:
+    """The demo's daily log (path, text, mtime_ns) built as of NOW_MS with TZ=zone."""
+    with in_zone(zone):
+        root = demo.build_demo_memory_dir(tmp_path / zone.replace("/", "_"), now_ms=NOW_MS)
+    log = root / demo.daily_log_relpath(NOW_MS)
+    return log.relative_to(root).as_posix(), log.read_text(encoding="utf-8"), log.stat().st_mtime_ns
+
+
+def test_the_demo_daily_log_is_the_same_file_at_the_same_time_in_every_zone(
+    tmp_path: Path,
+) -> None:
+    # lefts39: its entries were written at local wall-clock times, so its mtime moved by the
+    # zone's offset (a day apart between Kiritimati and Adak)
+    assert _daily_log_in_zone(tmp_path, "Pacific/Kiritimati") == _daily_log_in_zone(
+        tmp_path, "America/Adak"
+    )
 
 
 # ---- determinism and safety -------------------------------------------------------------

@@ -9,10 +9,12 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
+from memdir_nb.spec.calendar_days import days_counted_in
 from memdir_nb.storage import daily_log as kairos
 from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, read_daily_log_entries
 from tests.support.file_size_limit import file_size_limit
@@ -72,6 +74,16 @@ def test_an_entry_written_across_midnight_has_its_files_day_and_time(
     path = append_daily_log(memdir, "at midnight")
     assert path == memdir / "logs/2026/12/2026-12-31.md"
     assert read_daily_log_entries(path) == [("23:59:59", "at midnight")]
+
+
+def test_a_set_day_zone_names_the_file_and_times_the_heading(memdir: Path) -> None:
+    # lefts39: the heading read the machine's zone itself (datetime.fromtimestamp), so with the
+    # day zone set the file's date and its entry's time could come from two zones
+    late = dt.datetime(2026, 3, 31, 23, 30, tzinfo=dt.UTC).timestamp() * 1000
+    with days_counted_in(ZoneInfo("Pacific/Kiritimati")):  # UTC+14
+        path = append_daily_log(memdir, "east of the date line", now_ms=late)
+    assert path == memdir / "logs" / "2026" / "04" / "2026-04-01.md"
+    assert read_daily_log_entries(path) == [("13:30:00", "east of the date line")]
 
 
 @pytest.mark.parametrize(

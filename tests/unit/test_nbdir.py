@@ -285,7 +285,9 @@ def test_the_demo_is_read_in_utc_and_a_real_dir_after_it_in_the_kernel_s_own_zon
     tmp_path: Path,
 ) -> None:
     # fresh38: east of UTC+12 the demo's noon-UTC moment is the next local day, so notebook 07
-    # named the demo's logs a day later and turned "next Thursday" into a date a week later
+    # named the demo's logs a day later and turned "next Thursday" into a date a week later.
+    # lefts39: the demo's days are counted in UTC by the day-zone setting; the process's TZ
+    # (which other libraries and child processes read) is left as the user set it
     mine = tmp_path / "mine"
     mine.mkdir()
     env = {**os.environ, "TZ": "Pacific/Kiritimati", "MEMDIR_NB_CACHE_DIR": str(tmp_path / "c")}
@@ -298,5 +300,5 @@ def test_the_demo_is_read_in_utc_and_a_real_dir_after_it_in_the_kernel_s_own_zon
         timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    assert "DEMO UTC 2026-06-01 2026-05-31\n" in out.stdout
+    assert "DEMO Pacific/Kiritimati 2026-06-01 2026-05-31\n" in out.stdout
     assert "MINE Pacific/Kiritimati 2026-06-02\n" in out.stdout

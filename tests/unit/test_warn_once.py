@@ -27,7 +27,7 @@ def test_a_broken_settings_file_is_warned_once_however_often_the_config_is_built
     home = tmp_path / "home"
     (home / ".claude").mkdir(parents=True)
     (home / ".claude" / "settings.json").write_text("{", encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.config"):
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.settings_files"):
         configs = [MemdirConfig.from_environment(cwd=tmp_path, home=home) for _ in range(3)]
     warned = [r.getMessage() for r in caplog.records if "not valid JSON" in r.getMessage()]
     assert len(warned) == 1

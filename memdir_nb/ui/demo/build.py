@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import filecmp
 import os
 import shutil
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.security.printed_output import keep_printed_output_safe
+from memdir_nb.spec.calendar_days import days_counted_in
 from memdir_nb.spec.constants import (
     DAILY_LOG_LOCK_NAME,
     ENTRYPOINT_NAME,
@@ -54,16 +56,21 @@ from memdir_nb.ui.demo.render import (
 
 
 def write_daily_log(root: Path, now_ms: float) -> Path:
-    """Append yesterday's entries through the real KAIROS writer; mtime = the last entry."""
+    """Append yesterday's entries through the real KAIROS writer; mtime = the last entry.
+
+    Written with local days counted in UTC, as the demo's memories are dated
+    (render.daily_log_date): the log's entry times and mtime are then the same in every zone.
+    """
 
     day = daily_log_date(now_ms)
     log_path = root / daily_log_relpath(now_ms)
     last_ms = 0.0
-    for hour, minute, text in LOG_ENTRIES:
-        last_ms = entry_ms(day, hour, minute)
-        written = append_daily_log(root, text, now_ms=last_ms)
-        if written != log_path:
-            raise RuntimeError(f"daily log went to {written}, expected {log_path}")
+    with days_counted_in(_dt.UTC):
+        for hour, minute, text in LOG_ENTRIES:
+            last_ms = entry_ms(day, hour, minute)
+            written = append_daily_log(root, text, now_ms=last_ms)
+            if written != log_path:
+                raise RuntimeError(f"daily log went to {written}, expected {log_path}")
     set_mtime(log_path, last_ms)
     lock = root / LOGS_DIRNAME / DAILY_LOG_LOCK_NAME
     if lock.exists():

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime as _dt
-import time
 
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
+from memdir_nb.spec.calendar_days import local_clock_ms
 from memdir_nb.spec.constants import LOGS_DIRNAME
 from memdir_nb.spec.dates import utc_date
 from memdir_nb.ui.demo.model import (
@@ -164,5 +164,6 @@ def daily_log_relpath(now_ms: float) -> str:
 
 
 def entry_ms(day: _dt.date, hour: int, minute: int) -> float:
-    """The timestamp (ms) of a local wall-clock time on a given day."""
-    return time.mktime((day.year, day.month, day.day, hour, minute, 0, 0, 0, -1)) * 1000
+    """The timestamp (ms) of a local wall-clock time on a given day (in the day zone, which
+    build.write_daily_log holds at UTC while it writes)."""
+    return local_clock_ms(day, hour, minute)
