@@ -21,7 +21,7 @@ from anthropic.lib.tools import ToolError
 
 from memdir_nb import MemdirMemoryTool, MemoryStore
 from memdir_nb.formats.index import parse_index
-from memdir_nb.toolloop.memory_commands import LISTING_MAX_ENTRIES, VIEW_MAX_BYTES
+from memdir_nb.toolloop.memory_view import LISTING_MAX_ENTRIES, VIEW_MAX_BYTES
 from tests.conftest import DeepFolders
 from tests.support.cpu_growth import growth_ratio
 
