@@ -43,6 +43,7 @@ from memdir_nb.toolloop import memory_text as text
 from memdir_nb.toolloop.memory_paths import (
     INDEX_PATHS,
     ToolPath,
+    in_model_words,
     links_before_targets,
     remove_empty_folders,
     require_folder_path,
@@ -104,8 +105,9 @@ class MemoryDirBackend:
         except SecretInTeamMemoryError as exc:
             raise MemoryCommandError(str(exc)) from exc
         except PathTraversalError as exc:
+            said = in_model_words(str(exc), self.memory_dir, self.real_root).rstrip(".")
             raise MemoryCommandError(
-                f"Path {shown} is refused: {str(exc).rstrip('.')}. Nothing was written."
+                f"Path {shown} is refused: {said}. Nothing was written."
             ) from exc
         except (OSError, ValueError) as exc:
             said = str(exc).rstrip(".")  # the size cap's text already says nothing was written

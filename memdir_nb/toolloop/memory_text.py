@@ -321,8 +321,9 @@ def view_note(path: str, view: FileView, max_bytes: int, size: int | None) -> st
 def range_unreadable(path: str, first: int, lines_read: int, size: int, cap: int) -> str:
     """The refusal of a range that begins past what the tool reads of a long file (api39):
     it had come back as the file's header over no lines at all."""
+    said = f"{first:,}" if first <= MAX_VIEW_LINES else shown_value(first)  # 10**4000 was 5 KB
     return (
-        f"Lines from {first:,} of {path} cannot be viewed: the file is {size:,} bytes and "
+        f"Lines from {said} of {path} cannot be viewed: the file is {size:,} bytes and "
         f"the memory tool reads at most {cap:,} bytes of a file, which hold its lines 1 to "
         f"{lines_read:,}. Memory files should be short: view those lines, save what matters "
         "in short topic files, then delete this one (delete moves it to the trash)."
