@@ -147,7 +147,7 @@ def not_utf8(shown: str, offset: int) -> str:
     )
 
 
-def decoded(data: bytes, shown: str, *, cut: bool = False) -> str:
+def decoded(data: bytes | memoryview, shown: str, *, cut: bool = False) -> str:
     """data as UTF-8 text, or the error naming the first byte that is not.
 
     cut: data is a file's first bytes, stopped by a read bound, so a character the bound
@@ -287,14 +287,14 @@ def file_view(path: str, content: str, view_range: object, max_bytes: int) -> Fi
     return FileView(answer, start, len(head.encode()), True, len(shown) > 1)
 
 
-def range_within(view_range: object, data: bytes) -> bool:
-    """Whether a range ends within the whole lines read (data), so a file cut after them
-    loses nothing the range asked for. An end of -1 (or one past them) reaches beyond."""
+def range_within(view_range: object, lines_read: int) -> bool:
+    """Whether a range ends within the whole lines read, so a file cut after them loses
+    nothing the range asked for. An end of -1 (or one past them) reaches beyond."""
     try:
         bounds = range_bounds(view_range)
     except MemoryCommandError:
         return False
-    return bounds is not None and 0 <= bounds[1] <= data.count(b"\n")
+    return bounds is not None and 0 <= bounds[1] <= lines_read
 
 
 def view_note(path: str, view: FileView, max_bytes: int, size: int | None) -> str:

@@ -58,25 +58,32 @@ def view_file(memory_dir: str, real_root: str, tp: ToolPath, view_range: object)
             raise text.unsupported_type(tp.shown) from exc
         raise MemoryCommandError(f"{tp.shown} cannot be read: {exc.detail}") from exc
     data = res.data
-    if res.truncated and b"\n" in data:  # show whole lines only, and say what was left out
-        data = data[: data.rfind(b"\n") + 1]
-    bounds, lines_read = text.range_bounds(view_range), data.count(b"\n") or 1
+    # A read the bound cut shows whole lines only; the newline ending them is not a line of
+    # its own (it was shown as an empty line N+1, the next line's number over nothing;
+    # api39). A first line longer than the read may stop inside a character: cut drops it.
+    # The bytes are viewed, not copied: each copy of a 1 MiB read counted in the peak.
+    newline = data.rfind(b"\n") if res.truncated else -1
+    shown_end = newline if newline >= 0 else len(data)
+    lines_read = data.count(b"\n", 0, shown_end + 1) or 1
+    bounds = text.range_bounds(view_range)
     if res.truncated and bounds is not None and bounds[0] > lines_read:
         raise MemoryCommandError(
             text.range_unreadable(tp.shown, bounds[0], lines_read, res.total_size, limit)
         )
-    # cut: a first line longer than the read may stop inside a character (api39)
-    content = text.decoded(data, tp.shown, cut=res.truncated)
+    content = text.decoded(memoryview(data)[:shown_end], tp.shown, cut=res.truncated)
     view = text.file_view(tp.shown, content, view_range, VIEW_MAX_BYTES)
     if view.last is not None:
         size = res.total_size if res.truncated else None
         return view.answer + text.view_note(tp.shown, view, VIEW_MAX_BYTES, size)
-    if res.truncated and not (ranged and text.range_within(view_range, data)):
+    if res.truncated and not (ranged and text.range_within(view_range, lines_read)):
+        # no range: the lines after these can be asked for (a range reads further)
+        go_on = "" if ranged else f" View the rest with view_range [{lines_read + 1}, -1]."
+        kept = shown_end + 1 if newline >= 0 else shown_end
         return view.answer + (
             f"\n\nNote: {tp.shown} is {res.total_size:,} bytes; only the first "
-            f"{len(data):,} bytes {'can be viewed' if ranged else 'are shown'} (the "
+            f"{kept:,} bytes {'can be viewed' if ranged else 'are shown'} (the "
             f"memory tool reads at most {limit:,} bytes of a file). Memory files should "
-            "be short: split this one into topics."
+            f"be short: split this one into topics.{go_on}"
         )
     return view.answer
 

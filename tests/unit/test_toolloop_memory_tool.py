@@ -1618,3 +1618,21 @@ def test_the_sdk_runner_s_pathless_view_and_huge_file_views_over_http(pair: Pair
     assert "Lines from 40,000 of /memories/reference_log.md cannot be viewed" in str(
         results[3]["content"]
     )
+
+
+def test_a_view_cut_after_whole_lines_shows_no_empty_line_after_them(
+    tool: MemdirMemoryTool,
+) -> None:
+    # api39: a read cut after whole lines ended in their newline, shown as an empty line
+    # numbered as the next one: "     2\t" over a line 2 of 100,000 b's
+    (Path(tool.memory_dir) / "reference_two.md").write_text(
+        "a" * 200_000 + "\n" + "b" * 100_000 + "\n"
+    )
+    got = tool_answer(tool, {"command": "view", "path": "/memories/reference_two.md"})
+    lines, note = got.split("\n\nNote: ")
+    assert lines.splitlines()[1:] == ["     1\t" + "a" * 200_000]
+    assert note.endswith("View the rest with view_range [2, -1].")
+    rest = tool_answer(
+        tool, {"command": "view", "path": "/memories/reference_two.md", "view_range": [2, -1]}
+    )
+    assert rest.splitlines()[1:] == ["     2\t" + "b" * 100_000, "     3\t"]  # as the reference
