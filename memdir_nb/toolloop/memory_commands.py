@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import itertools
 import json
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TypeVar
 
 from memdir_nb.clock import HasClock, resolve_now_ms
@@ -27,17 +26,15 @@ from memdir_nb.formats.names import depth_problem
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.spec.constants import (
     LOGS_DIRNAME,
-    MEMORY_FILE_READ_MAX_BYTES,
     MEMORY_TOOL_BATCH_PREFIX,
     STORE_READ_MAX_BYTES,
     TRASH_DIRNAME,
 )
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.timestamps import trash_stamp
-from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
-from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
+from memdir_nb.storage.access import file_kind
+from memdir_nb.storage.containment import PathTraversalError, real_path
 from memdir_nb.storage.draft import validate_draft
-from memdir_nb.storage.fsutil import open_dir_nofollow, open_real_dir
 from memdir_nb.storage.headers import header_of_text
 from memdir_nb.storage.link_report import LinkSnapshot, links_left_by_edit
 from memdir_nb.storage.store import MemoryStore
@@ -46,6 +43,7 @@ from memdir_nb.toolloop import memory_text as text
 from memdir_nb.toolloop.memory_paths import (
     INDEX_PATHS,
     ToolPath,
+    in_model_words,
     links_before_targets,
     remove_empty_folders,
     require_folder_path,
@@ -55,9 +53,8 @@ from memdir_nb.toolloop.memory_paths import (
     secure_makedirs,
 )
 from memdir_nb.toolloop.memory_text import MemoryCommandError
+from memdir_nb.toolloop.memory_view import view_file, view_folder
 
-VIEW_MAX_BYTES = MEMORY_FILE_READ_MAX_BYTES  # the most `view` shows of one file
-LISTING_MAX_ENTRIES = 2_000  # the most entries a folder `view` lists
 T = TypeVar("T")
 
 
@@ -108,8 +105,9 @@ class MemoryDirBackend:
         except SecretInTeamMemoryError as exc:
             raise MemoryCommandError(str(exc)) from exc
         except PathTraversalError as exc:
+            said = in_model_words(str(exc), self.memory_dir, self.real_root).rstrip(".")
             raise MemoryCommandError(
-                f"Path {shown} is refused: {str(exc).rstrip('.')}. Nothing was written."
+                f"Path {shown} is refused: {said}. Nothing was written."
             ) from exc
         except (OSError, ValueError) as exc:
             said = str(exc).rstrip(".")  # the size cap's text already says nothing was written
@@ -165,116 +163,23 @@ class MemoryDirBackend:
         problems = [p.message for p in (*verdict.errors, *verdict.warnings) if p.code not in skip]
         return text.format_note(problems, done, has_frontmatter=fm.has_frontmatter)
 
-    # -- view
+    # -- view (memory_view.py)
 
-    def view(self, path: object, view_range: object = None) -> str:
-        tp = self._resolve(path)
+    def view(self, path: object = None, view_range: object = None) -> str:
+        """A folder's listing or a file's numbered lines. No path (None, or "" as a loop that
+        fills every field sends it) is /memories: a model told to view its memory directory
+        first sends `view` with nothing else, which was a refusal (api39, docs/memory_tool.md)."""
+        tp = self._resolve(text.ROOT if path is None or path == "" else path)
         st = self._lstat(tp)
         if st is None:
             raise text.does_not_exist_valid(tp.shown)
         if stat.S_ISDIR(st.st_mode):
             require_folder_path(tp)
-            items = list(itertools.islice(self._listing(tp.real, "", 1), LISTING_MAX_ENTRIES + 1))
-            answer = text.listing_view(tp.shown, st.st_size, items[:LISTING_MAX_ENTRIES])
-            if len(items) > LISTING_MAX_ENTRIES:
-                answer += (
-                    f"\n\nNote: {tp.shown} holds more than {LISTING_MAX_ENTRIES:,} entries two "
-                    "levels deep; only the first are listed. View a subfolder to see the rest."
-                )
-            return answer
+            return view_folder(self.real_root, tp, st)
         if not stat.S_ISREG(st.st_mode):
             raise text.unsupported_type(tp.shown)
         require_other_file(tp)  # a notes.txt another backend left can be read, not written
-        # A range may lie past the first VIEW_MAX_BYTES: read as far as an edit reads, and
-        # bound what is shown instead (a range there had come back empty; api38).
-        ranged = text.is_range(view_range)
-        limit = STORE_READ_MAX_BYTES if ranged else VIEW_MAX_BYTES
-        try:
-            res = ContainedReader(self.memory_dir, real_root=self.real_root).read(tp.real, limit)
-        except MissingFile as exc:
-            raise MemoryCommandError(
-                f"The file {tp.shown} no longer exists (may have been deleted or renamed concurrently)."
-            ) from exc
-        except ReadRefused as exc:
-            if exc.kind == "not-regular":
-                raise text.unsupported_type(tp.shown) from exc
-            raise MemoryCommandError(f"{tp.shown} cannot be read: {exc.detail}") from exc
-        data = res.data
-        if res.truncated:  # show whole lines only, and say what was left out
-            data = data[: data.rfind(b"\n") + 1] if b"\n" in data else data
-        answer, cut_at = text.file_view(
-            tp.shown, text.decoded(data, tp.shown), view_range, VIEW_MAX_BYTES
-        )
-        if cut_at is not None:
-            answer += text.range_cut(tp.shown, cut_at, VIEW_MAX_BYTES)
-        elif res.truncated and not (ranged and text.range_within(view_range, data)):
-            answer += (
-                f"\n\nNote: {tp.shown} is {res.total_size:,} bytes; only the first "
-                f"{len(data):,} bytes {'can be viewed' if ranged else 'are shown'} (the "
-                f"memory tool reads at most {limit:,} bytes of a file). Memory files should "
-                "be short: split "
-                "this one into topics."
-            )
-        return answer
-
-    def _listing(self, real_dir: str, rel: str, depth: int) -> Iterator[tuple[int, str]]:
-        """(size, path relative to the viewed folder) two levels deep, as the reference lists.
-
-        Each folder is opened from the memory dir down without following a link and listed
-        through its descriptor; a link is followed only when the shared real path of it stays
-        inside the dir and out of its hidden parts. Listing by path after checking the real path
-        let a folder swapped for a link in between list an outside folder, and a link removed
-        while it was resolved raised FileNotFoundError out of the tool (attack round 14).
-        """
-        if depth > 2:
-            return
-        real_root = self.real_root
-        inner = os.path.relpath(real_dir, real_root)
-        parts = [] if inner == "." else inner.split(os.sep)
-        try:
-            _, root_fd = open_real_dir(real_root)
-            try:
-                dir_fd = open_dir_nofollow(root_fd, parts, create=False)
-            finally:
-                os.close(root_fd)
-        except OSError:
-            return  # gone, or no longer a real folder inside the dir: nothing to list
-        try:
-            entries = [
-                (name, self._entry(dir_fd, real_dir, name)) for name in sorted(os.listdir(dir_fd))
-            ]
-        finally:
-            os.close(dir_fd)
-        for name, found in entries:
-            if found is None:
-                continue
-            st, real_item = found
-            item_rel = f"{rel}/{name}" if rel else name
-            if stat.S_ISDIR(st.st_mode):
-                yield st.st_size, f"{item_rel}/"
-                if depth < 2:
-                    yield from self._listing(real_item, item_rel, depth + 1)
-            elif stat.S_ISREG(st.st_mode):
-                yield st.st_size, item_rel
-
-    def _entry(self, dir_fd: int, real_dir: str, name: str) -> tuple[os.stat_result, str] | None:
-        """(stat, real path) of one listed entry, or None to leave it out (hidden, gone, or a
-        link leading out of the dir or into its hidden parts)."""
-        if name.startswith("."):
-            return None
-        try:
-            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-            if not stat.S_ISLNK(st.st_mode):
-                return st, os.path.join(real_dir, name)
-            target = real_path(os.path.join(real_dir, name))
-            real_root = self.real_root
-            if target != real_root and not is_real_path_within(target, real_root):
-                return None
-            if any(p.startswith(".") for p in os.path.relpath(target, real_root).split(os.sep)):
-                return None
-            return os.stat(target), target
-        except OSError:
-            return None
+        return view_file(self.memory_dir, self.real_root, tp, view_range)
 
     # -- writes
 

@@ -119,6 +119,15 @@ def split_key(path: object) -> tuple[str, str]:
     return path, key
 
 
+def in_model_words(message: str, memory_dir: str, real_root: str) -> str:
+    """message with the memory dir's place on disk said as /memories: a refusal naming a
+    dangling link or a loop quoted its whole path (`at '/home/u/.claude/.../x.md'`), telling
+    the model where the user's files live (api39 attack pass)."""
+    for root in sorted({memory_dir, real_root}, key=len, reverse=True):
+        message = message.replace(root + os.sep, ROOT + "/").replace(repr(root), repr(ROOT))
+    return message
+
+
 def resolve(memory_dir: str, real_root: str, path: object) -> ToolPath:
     """Check a model path and find its real target (symlinks inside the dir followed)."""
     shown, key = split_key(path)
@@ -131,7 +140,8 @@ def resolve(memory_dir: str, real_root: str, path: object) -> ToolPath:
         check_path_length(full, memory_dir)  # before any look at the disk (ENAMETOOLONG)
         real = realpath_deepest_existing(full)
     except PathTraversalError as exc:
-        raise MemoryCommandError(f"Path {shown} is refused: {exc}") from exc
+        said = in_model_words(str(exc), memory_dir, real_root)
+        raise MemoryCommandError(f"Path {shown} is refused: {said}") from exc
     if real != real_root and not is_real_path_within(real, real_root):
         raise would_escape(shown)
     rel = "" if real == real_root else os.path.relpath(real, real_root).replace(os.sep, "/")

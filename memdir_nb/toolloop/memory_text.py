@@ -10,8 +10,9 @@ Nothing here touches the disk. See docs/memory_tool.md.
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
 from memdir_nb.spec.quoted import shown_input, shown_problem, shown_text, shown_value
@@ -146,10 +147,14 @@ def not_utf8(shown: str, offset: int) -> str:
     )
 
 
-def decoded(data: bytes, shown: str) -> str:
-    """data as UTF-8 text, or the error naming the first byte that is not."""
+def decoded(data: bytes | memoryview, shown: str, *, cut: bool = False) -> str:
+    """data as UTF-8 text, or the error naming the first byte that is not.
+
+    cut: data is a file's first bytes, stopped by a read bound, so a character the bound
+    split in two at its end is dropped, not taken for an invalid byte. A valid file whose
+    first line ran past the bound was "not valid UTF-8 ... Delete it" (api39)."""
     try:
-        return data.decode("utf-8")
+        return codecs.utf_8_decode(data, "strict", not cut)[0]
     except UnicodeDecodeError as exc:
         raise MemoryCommandError(not_utf8(shown, exc.start)) from exc
 
@@ -214,61 +219,114 @@ def is_range(view_range: object) -> bool:
     return isinstance(view_range, list | tuple) and len(view_range) == 2
 
 
-def file_view(
-    path: str, content: str, view_range: object, max_bytes: int
-) -> tuple[str, int | None]:
-    """The answer to `view` on a file: every line numbered (split on LF only), or a range;
-    and None, or the number of the last line shown when the lines asked for hold more than
-    max_bytes (the lines shown then stop, whole, before it)."""
-    lines = content.split("\n")
-    if len(lines) > MAX_VIEW_LINES:
+def range_bounds(view_range: object) -> tuple[int, int] | None:
+    """(first, last) of a range as sent (last -1: the end), None for any other shape."""
+    if not isinstance(view_range, list | tuple) or len(view_range) != 2:  # as is_range
+        return None
+    try:
+        return int(view_range[0]), int(view_range[1])
+    except (TypeError, ValueError, OverflowError) as exc:
+        # OverflowError: a number JSON reads as infinity (1e400), which the SDK passes on
+        # unchecked; it escaped as a crash of the call (attack round 29). The value is
+        # quoted cut, as every value in a problem's text is (a model may send 1 MB).
+        raise MemoryCommandError(
+            f"view_range must be two line numbers [first, last] (last -1 for the end of "
+            f"the file), got {shown_value(view_range)}"
+        ) from exc
+
+
+def shown_bytes(line: str) -> int:
+    """What one line takes in a view's answer: its number, a tab, the line and a newline."""
+    return LINE_NUMBER_WIDTH + 2 + len(line.encode())
+
+
+class FileView(NamedTuple):
+    """A file view's answer, and what the bound on one answer left out of it."""
+
+    answer: str
+    last: int | None  # the last line shown, when the lines asked for did not all fit
+    shown: int  # bytes of the file's lines shown
+    long_line: bool  # the one line shown is cut at the bound
+    more: bool  # lines asked for follow the last line shown
+
+
+def file_view(path: str, content: str, view_range: object, max_bytes: int) -> FileView:
+    """The answer to `view` on a file: every line numbered (split on LF only), or a range,
+    at most max_bytes of numbered lines.
+
+    The bound counts what the answer holds, numbers included: 256 KiB of empty lines came
+    back as 2 MiB of numbers (api39). The lines shown stop, whole, before the bound; a line
+    longer than the bound on its own is shown cut at it (it came back whole, up to 1 MiB)."""
+    if content.count("\n") >= MAX_VIEW_LINES:  # counted before a list of a million lines
         raise MemoryCommandError(
             f"File {path} exceeds maximum line limit of {MAX_VIEW_LINES:,} lines."
         )
+    lines = content.split("\n")
     shown, start = lines, 1
-    if isinstance(view_range, list | tuple) and len(view_range) == 2:  # as is_range
-        try:
-            first, last = int(view_range[0]), int(view_range[1])
-        except (TypeError, ValueError, OverflowError) as exc:
-            # OverflowError: a number JSON reads as infinity (1e400), which the SDK passes on
-            # unchecked; it escaped as a crash of the call (attack round 29). The value is
-            # quoted cut, as every value in a problem's text is (a model may send 1 MB).
-            raise MemoryCommandError(
-                f"view_range must be two line numbers [first, last] (last -1 for the end of "
-                f"the file), got {shown_value(view_range)}"
-            ) from exc
+    bounds = range_bounds(view_range)
+    if bounds is not None:
+        first, last = bounds
         begin = max(1, first) - 1
         end = len(lines) if last == -1 else last
         shown, start = lines[begin:end], begin + 1
     kept, size = 0, 0
     for line in shown:
-        size += len(line.encode()) + 1
-        if size > max_bytes and kept:
+        if size + shown_bytes(line) > max_bytes:
             break
+        size += shown_bytes(line)
         kept += 1
-    cut_at = start + kept - 1 if kept < len(shown) else None
     answer = f"Here's the content of {path} with line numbers:\n" + numbered(shown[:kept], start)
-    return answer, cut_at
+    text_bytes = size - kept * (LINE_NUMBER_WIDTH + 1)  # each line with its newline
+    if kept == len(shown):
+        return FileView(answer, None, text_bytes, False, False)
+    if kept:
+        return FileView(answer, start + kept - 1, text_bytes, False, True)
+    room = max(max_bytes - shown_bytes(""), 0)
+    head = codecs.utf_8_decode(shown[0].encode()[:room], "strict", False)[0]
+    answer += numbered([head], start)
+    return FileView(answer, start, len(head.encode()), True, len(shown) > 1)
 
 
-def range_within(view_range: object, data: bytes) -> bool:
-    """Whether a range ends within the whole lines read (data), so a file cut after them
-    loses nothing the range asked for. An end of -1 (or one past them) reaches beyond."""
-    if not is_range(view_range) or not isinstance(view_range, list | tuple):
-        return False
+def range_within(view_range: object, lines_read: int) -> bool:
+    """Whether a range ends within the whole lines read, so a file cut after them loses
+    nothing the range asked for. An end of -1 (or one past them) reaches beyond."""
     try:
-        last = int(view_range[1])
-    except (TypeError, ValueError, OverflowError):
+        bounds = range_bounds(view_range)
+    except MemoryCommandError:
         return False
-    return 0 <= last <= data.count(b"\n")
+    return bounds is not None and 0 <= bounds[1] <= lines_read
 
 
-def range_cut(path: str, last_shown: int, max_bytes: int) -> str:
-    """The note after a range whose lines hold more than one answer may show."""
+def view_note(path: str, view: FileView, max_bytes: int, size: int | None) -> str:
+    """The note after a view the bound on one answer cut; size: the file's size when the
+    read stopped before its end (it is said then, as before)."""
+    if view.last is None:
+        return ""
+    rest = f"view_range [{view.last + 1}, -1]"
+    if view.long_line:
+        after = f" View the lines after it with {rest}." if view.more else ""
+        return (
+            f"\n\nNote: line {view.last:,} is longer than {max_bytes:,} bytes, the most the "
+            f"memory tool shows at once; only its first {view.shown:,} bytes are shown. "
+            f"Memory files should be short: split this one into topics.{after}"
+        )
+    what = f"{path} is {size:,} bytes; only" if size is not None else "Only"
     return (
-        f"\n\nNote: the lines asked for hold more than {max_bytes:,} bytes, the most the "
-        f"memory tool shows at once; lines up to {last_shown:,} are shown. View the rest with "
-        f"view_range [{last_shown + 1}, -1]."
+        f"\n\nNote: {what} the first {view.shown:,} bytes of the lines asked for are shown "
+        f"(lines up to {view.last:,}): the memory tool shows at most {max_bytes:,} bytes "
+        f"at once, line numbers included. View the rest with {rest}."
+    )
+
+
+def range_unreadable(path: str, first: int, lines_read: int, size: int, cap: int) -> str:
+    """The refusal of a range that begins past what the tool reads of a long file (api39):
+    it had come back as the file's header over no lines at all."""
+    said = f"{first:,}" if first <= MAX_VIEW_LINES else shown_value(first)  # 10**4000 was 5 KB
+    return (
+        f"Lines from {said} of {path} cannot be viewed: the file is {size:,} bytes and "
+        f"the memory tool reads at most {cap:,} bytes of a file, which hold its lines 1 to "
+        f"{lines_read:,}. Memory files should be short: view those lines, save what matters "
+        "in short topic files, then delete this one (delete moves it to the trash)."
     )
 
 

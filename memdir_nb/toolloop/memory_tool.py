@@ -118,7 +118,8 @@ class MemdirMemoryTool(_Common, BetaAbstractMemoryTool):
         return super().execute(command)
 
     def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return _answer(self.backend.view, _needed(command, "path"), _field(command, "view_range"))
+        # no path: /memories (the backend's rule), not a refusal (api39)
+        return _answer(self.backend.view, _field(command, "path"), _field(command, "view_range"))
 
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
         return _answer(self.backend.create, _needed(command, "path"), _field(command, "file_text"))
@@ -175,7 +176,7 @@ class AsyncMemdirMemoryTool(_Common, BetaAsyncAbstractMemoryTool):
 
     async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
         return await self._run(
-            self.backend.view, _needed(command, "path"), _field(command, "view_range")
+            self.backend.view, _field(command, "path"), _field(command, "view_range")
         )
 
     async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:

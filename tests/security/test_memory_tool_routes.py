@@ -21,7 +21,7 @@ from anthropic.lib.tools import ToolError
 
 from memdir_nb import MemdirMemoryTool, MemoryStore
 from memdir_nb.formats.index import parse_index
-from memdir_nb.toolloop.memory_commands import LISTING_MAX_ENTRIES, VIEW_MAX_BYTES
+from memdir_nb.toolloop.memory_view import LISTING_MAX_ENTRIES, VIEW_MAX_BYTES
 from tests.conftest import DeepFolders
 from tests.support.cpu_growth import growth_ratio
 
@@ -587,3 +587,56 @@ def test_a_refusal_quotes_a_short_value_as_the_reference_does_with_controls_esca
         tool, command="str_replace", path="/memories/user_a.md", old_str="a\x1b[2J", new_str="b"
     )
     assert "\x1b" not in out and "old_str `a\\x1b[2J`" in out
+
+
+def test_a_refused_link_is_named_by_its_memories_path_not_its_place_on_disk(
+    tool: MemdirMemoryTool,
+) -> None:
+    # api39 attack pass: a dangling link (here at the store's journal, which is not there)
+    # and a link loop were refused "at '/home/<user>/.../memory/x.md'", telling the model
+    # where the user's files are on disk
+    root = Path(tool.memory_dir)
+    (root / "reference_j.md").symlink_to(".memdir.journal")
+    (root / "reference_loop.md").symlink_to("reference_loop.md")
+    for name in ("reference_j.md", "reference_loop.md"):
+        for command in path_commands(f"/memories/{name}"):
+            got = answer(tool, **command)
+            assert got.startswith("ERROR: "), (command, got)
+            assert str(root) not in got and os.path.realpath(root) not in got, got
+    got = answer(tool, command="view", path="/memories/reference_j.md")
+    assert "at '/memories/reference_j.md'" in got
+
+
+def test_hostile_ranges_and_special_files_past_the_read_get_bounded_answers(
+    tool: MemdirMemoryTool,
+) -> None:
+    # api39 attack pass, by route: an 8 GiB sparse file (NULs, no newline), a FIFO and a
+    # 2.9 MB log, each viewed with ranges a model or a hostile tool_use could send; every
+    # answer stays within one view plus a short note, and nothing is written
+    root = Path(tool.memory_dir)
+    with (root / "reference_sparse.md").open("wb") as f:
+        f.truncate(8 * 2**30)
+    os.mkfifo(root / "reference_pipe.md")
+    log = "".join(f"l{i} " + "x" * 90 + "\n" for i in range(30_000))
+    (root / "reference_log.md").write_text(log)
+    ranges: list[Any] = [None, [1, 1], [2, 2], [1, -1], [10**4000, -1], [2**63, 2**64]]
+    ranges += [[-(10**18), 10**18], list(range(1_000))]
+    tracemalloc.start()
+    try:
+        for name in ("reference_sparse.md", "reference_pipe.md", "reference_log.md"):
+            for view_range in ranges:
+                command: dict[str, Any] = {"command": "view", "path": f"/memories/{name}"}
+                if view_range is not None:
+                    command["view_range"] = view_range
+                got = answer(tool, **command)
+                assert len(got.encode()) < VIEW_MAX_BYTES + 1_000, (name, view_range)
+                if got.startswith("ERROR: "):
+                    assert len(got) < 600, got
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 24 * VIEW_MAX_BYTES
+    far = answer(tool, command="view", path="/memories/reference_log.md", view_range=[10**4000, -1])
+    assert far.startswith("ERROR: Lines from 1000000") and "...000" in far
+    assert (root / "reference_log.md").read_text() == log
+    assert os.stat(root / "reference_sparse.md").st_size == 8 * 2**30

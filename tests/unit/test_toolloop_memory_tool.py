@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,9 @@ from memdir_nb.dream.apply import RestoreError
 from memdir_nb.formats.index import index_cap_verdict
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import lint_memory_dir
+from memdir_nb.spec.constants import STORE_READ_MAX_BYTES
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir
-from memdir_nb.toolloop.memory_commands import VIEW_MAX_BYTES
+from memdir_nb.toolloop.memory_view import VIEW_MAX_BYTES
 from memdir_nb.toolloop.recorded import RecordedMessagesServer
 from tests.conftest import slug_memory
 from tests.support import nested_folders
@@ -332,7 +334,6 @@ def test_an_unknown_command_is_a_tool_error_naming_the_six_commands(
 @pytest.mark.parametrize(
     ("command", "says"),
     [
-        ({"command": "view"}, "view needs path (the /memories/... path it acts on)"),
         (
             {"command": "create", "file_text": "x"},
             "create needs path (the /memories/... path it acts on)",
@@ -351,7 +352,7 @@ def test_an_unknown_command_is_a_tool_error_naming_the_six_commands(
             "insert needs insert_line (the line to insert after, 0 for the top of the file)",
         ),
     ],
-    ids=["view", "create", "delete", "rename-new", "rename-old", "insert"],
+    ids=["create", "delete", "rename-new", "rename-old", "insert"],
 )
 def test_a_command_without_its_path_or_line_is_told_which_field_it_lacks(
     tool: MemdirMemoryTool, command: dict[str, Any], says: str
@@ -1425,12 +1426,213 @@ def test_a_range_holding_more_than_one_view_shows_whole_lines_and_where_to_go_on
     assert "\tentry 05999 " in got and "View the rest" not in got and "ERROR" not in got
 
 
-def test_a_range_past_the_first_mib_says_the_file_can_be_viewed_only_that_far(
+def test_a_range_past_the_first_mib_is_refused_naming_the_lines_that_can_be_viewed(
     tool: MemdirMemoryTool,
 ) -> None:
+    # api39: the answer was the file's header over no lines at all, then a note; a model
+    # paging on read "Here's the content" and nothing, and could not tell where to stop
     lines = [f"entry {i:05d} " + "w" * 88 for i in range(12_000)]  # ~1.2 MB
     (Path(tool.memory_dir) / "feedback_long.md").write_text(FEEDBACK + "\n".join(lines) + "\n")
     got = tool_answer(
         tool, {"command": "view", "path": "/memories/feedback_long.md", "view_range": [11_990, -1]}
     )
-    assert "\tentry " not in got and "bytes can be viewed (the memory tool reads at most" in got
+    assert got.startswith(
+        "ERROR: Lines from 11,990 of /memories/feedback_long.md cannot be viewed: the file is "
+        "1,212,"
+    )
+    readable = int(got.split("which hold its lines 1 to ")[1].split(".")[0].replace(",", ""))
+    assert 10_000 < readable < 11_990
+    # the last lines it names can be viewed, as one bounded answer
+    last = tool_answer(
+        tool,
+        {
+            "command": "view",
+            "path": "/memories/feedback_long.md",
+            "view_range": [readable - 1, readable],
+        },
+    )
+    assert last.count("\tentry ") == 2 and "ERROR" not in last
+
+
+def _view_all_ways(tool: Any, path: str) -> list[str]:
+    """The answers to a view of path with no range, a range from the top, one at the end of
+    what is read, and one past it."""
+    ranges: list[Any] = [None, [1, -1], [1, 1], [2, 3], [10_000, 10_002], [20_000, -1]]
+    out = []
+    for view_range in ranges:
+        command: dict[str, Any] = {"command": "view", "path": path}
+        if view_range is not None:
+            command["view_range"] = view_range
+        out.append(tool_answer(tool, command))
+    return out
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["one-3-mib-line", "odd-cut-line", "two-mib-of-newlines", "3-mib-of-lines", "one-600k-line"],
+)
+def test_a_huge_file_is_answered_in_bounded_memory_and_bounded_words(
+    tool: MemdirMemoryTool, shape: str
+) -> None:
+    """api39: every view of a file past 1 MiB (or a line past one answer) is at most one
+    answer of VIEW_MAX_BYTES plus a short note, reads a bounded prefix, and an edit of it
+    is refused with the file left byte for byte; before, a valid file whose first line ran
+    past the read was "not valid UTF-8 ... Delete it", 256 KiB of empty lines came back as
+    2 MiB of line numbers, and a 600 KB line came back whole."""
+    data = {
+        "one-3-mib-line": ("é" * 1_600_000).encode(),
+        "odd-cut-line": ("a" + "é" * 2_000_000).encode(),  # the read stops inside an é
+        "two-mib-of-newlines": b"\n" * 2_000_000,
+        "3-mib-of-lines": "".join(f"line {i} " + "x" * 60 + "\n" for i in range(50_000)).encode(),
+        "one-600k-line": ("a" + "é" * 300_000 + "\nnext\n").encode(),
+    }[shape]
+    file = Path(tool.memory_dir) / "reference_big.md"
+    file.write_bytes(data)
+    tracemalloc.start()
+    try:
+        answers = _view_all_ways(tool, "/memories/reference_big.md")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 24 * VIEW_MAX_BYTES, peak  # a few copies of the 1 MiB read, not the file
+    for got in answers:
+        assert "not valid UTF-8" not in got, got[:300]
+        assert len(got.encode()) < VIEW_MAX_BYTES + 1_000, got[-400:]
+    for got in answers[:2]:  # the whole file asked for: a note says what was left out
+        assert "\n\nNote: " in got or got.startswith("ERROR: "), got[-400:]
+    whole = answers[0]
+    if shape != "two-mib-of-newlines":
+        assert not whole.startswith("ERROR: ")
+    for edit in (
+        {
+            "command": "str_replace",
+            "path": "/memories/reference_big.md",
+            "old_str": "é",
+            "new_str": "e",
+        },
+        {
+            "command": "insert",
+            "path": "/memories/reference_big.md",
+            "insert_line": 0,
+            "insert_text": "x\n",
+        },
+    ):
+        got = tool_answer(tool, edit)
+        if len(data) > STORE_READ_MAX_BYTES:
+            assert got.startswith("ERROR: /memories/reference_big.md is too large to edit"), got
+        assert file.read_bytes() == data or len(data) <= STORE_READ_MAX_BYTES
+    assert sorted(p.name for p in Path(tool.memory_dir).iterdir() if p.name[0] != ".") == [
+        "reference_big.md"
+    ]
+
+
+def test_a_line_longer_than_one_answer_is_shown_cut_with_where_to_go_on(
+    pair: Pair,
+) -> None:
+    ref, mine, ref_root, my_root = pair
+    text = FEEDBACK + "a" + "é" * 300_000 + "\nafter it\n"  # ~600 KB, under the edit bound
+    for root in (ref_root, my_root):
+        (root / "feedback_wide.md").write_text(text)
+    n = FEEDBACK.count("\n") + 1  # the wide line's number
+    command = {"command": "view", "path": "/memories/feedback_wide.md", "view_range": [n, -1]}
+    got = tool_answer(mine, command)
+    whole = tool_answer(ref, command)  # the reference: the whole 600 KB line
+    head, note = got.split("\n\nNote: ")
+    assert whole.startswith(head) and len(head.encode()) <= VIEW_MAX_BYTES + 100
+    assert note.startswith(f"line {n} is longer than 262,144 bytes, the most the memory tool")
+    assert note.endswith(f"View the lines after it with view_range [{n + 1}, -1].")
+    after = tool_answer(mine, {**command, "view_range": [n + 1, -1]})
+    assert after == tool_answer(ref, {**command, "view_range": [n + 1, -1]})
+    assert "after it" in after
+
+
+def test_view_with_no_path_lists_the_memory_dir_as_view_of_memories_does(pair: Pair) -> None:
+    """api39: `view` with no path (absent, null, or "" as a loop filling every field sends
+    it) was a refusal; a model told to view its memory directory first sends just that."""
+    ref, mine, ref_root, my_root = pair
+    for root in (ref_root, my_root):
+        (root / "feedback_testing.md").write_text(FEEDBACK)
+    listing = tool_answer(ref, {"command": "view", "path": "/memories"})
+    assert listing.startswith("Here're the files and directories up to 2 levels deep in /memories")
+    for command in (
+        {"command": "view"},
+        {"command": "view", "path": None},
+        {"command": "view", "path": ""},
+    ):
+        assert tool_answer(mine, command) == listing
+        assert tool_answer(mine, {**command, "view_range": [1, 2]}) == listing
+    assert mine.backend.view() == listing
+    twin = AsyncMemdirMemoryTool(my_root, now_ms=NOW)  # the async class: the same rule
+    assert str(run_coroutine(twin.call({"command": "view"}))) == listing
+    # any other path is the reference's as before, and every other command still needs one
+    assert tool_answer(mine, {"command": "view", "path": "/"}) == tool_answer(
+        ref, {"command": "view", "path": "/"}
+    )
+    assert tool_answer(mine, {"command": "view", "path": " "}).startswith(
+        "ERROR: Path must start with /memories, got: "
+    )
+    assert tool_answer(mine, {"command": "delete"}) == (
+        "ERROR: delete needs path (the /memories/... path it acts on)"
+    )
+    assert tool_answer(mine, {"command": "delete", "path": ""}) == tool_answer(
+        ref, {"command": "delete", "path": ""}
+    )
+
+
+def test_the_sdk_runner_s_pathless_view_and_huge_file_views_over_http(pair: Pair) -> None:
+    """The real SDK's tool_runner, over HTTP against the local Messages API: a `view` with no
+    path and one with "" list /memories as the reference lists it; views of a 3 MiB file
+    come back bounded, and a range past its first MiB as an is_error result in words."""
+    ref, mine, ref_root, my_root = pair
+    for root in (ref_root, my_root):
+        (root / "feedback_testing.md").write_text(FEEDBACK)
+    (my_root / "reference_log.md").write_text(
+        REFERENCE + "".join(f"line {i} " + "x" * 60 + "\n" for i in range(50_000))
+    )
+    calls: list[dict[str, Any]] = [
+        {"command": "view"},
+        {"command": "view", "path": ""},
+        {"command": "view", "path": "/memories/reference_log.md"},
+        {"command": "view", "path": "/memories/reference_log.md", "view_range": [40_000, 40_002]},
+    ]
+    with MessagesAPIServer(refuse_threads=True) as server:
+        server.enqueue(tool_calls_reply([("memory", c) for c in calls]), text_reply("Looked."))
+        client = Anthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
+        runner = client.beta.messages.tool_runner(
+            model="claude-test",
+            max_tokens=512,
+            tools=[mine],
+            messages=[{"role": "user", "content": "what do you remember?"}],
+        )
+        runner.until_done()
+        results = _tool_results(server)
+    ref_listing = tool_answer(ref, {"command": "view", "path": "/memories"})
+    assert [r.get("is_error", False) for r in results] == [False, False, False, True]
+    # the reference's listing of its own dir, with the log the other dir holds besides
+    assert results[0]["content"] == results[1]["content"]
+    assert results[0]["content"].startswith(ref_listing)
+    assert results[0]["content"].endswith("\t/memories/reference_log.md")
+    big = results[2]["content"]
+    assert "\tline 0 x" in big and len(big.encode()) < VIEW_MAX_BYTES + 1_000
+    assert "View the rest with view_range [" in big
+    assert "Lines from 40,000 of /memories/reference_log.md cannot be viewed" in str(
+        results[3]["content"]
+    )
+
+
+def test_a_view_cut_after_whole_lines_shows_no_empty_line_after_them(
+    tool: MemdirMemoryTool,
+) -> None:
+    # api39: a read cut after whole lines ended in their newline, shown as an empty line
+    # numbered as the next one: "     2\t" over a line 2 of 100,000 b's
+    (Path(tool.memory_dir) / "reference_two.md").write_text(
+        "a" * 200_000 + "\n" + "b" * 100_000 + "\n"
+    )
+    got = tool_answer(tool, {"command": "view", "path": "/memories/reference_two.md"})
+    lines, note = got.split("\n\nNote: ")
+    assert lines.splitlines()[1:] == ["     1\t" + "a" * 200_000]
+    assert note.endswith("View the rest with view_range [2, -1].")
+    rest = tool_answer(
+        tool, {"command": "view", "path": "/memories/reference_two.md", "view_range": [2, -1]}
+    )
+    assert rest.splitlines()[1:] == ["     2\t" + "b" * 100_000, "     3\t"]  # as the reference
