@@ -1213,31 +1213,6 @@ def build_person_sections_dir(root: Path) -> Path:
     return root
 
 
-def build_chinese_team_dir(root: Path) -> Path:
-    """A Chinese project's memory dir in the shape of real ones (a team rule, a device check, the
-    project overview, the user): titles and descriptions in Chinese, no English beside them."""
-    specs = [
-        (
-            "feedback_review_flow.md",
-            "评审流程",
-            "所有需求都必须经过评审流程，不能跳过直接开发，每个需求都要记录到进展",
-        ),
-        (
-            "feedback_device_check.md",
-            "真机验证",
-            "任务完成后必须构建安装包，装到手机上验证功能，通过后才能提交代码",
-        ),
-        ("project_overview.md", "项目概况", "项目定位、模块结构、技术栈、当前进度和待开发计划"),
-        ("user_profile.md", "用户画像", "安卓开发者，使用中文交流"),
-    ]
-    lines = []
-    for filename, name, description in specs:
-        _put(root / filename, flat_memory(name, description, "project", f"{description}。"))
-        lines.append(f"- [{name}]({filename}) — {description}\n")
-    _put(root / "MEMORY.md", "".join(lines))
-    return root
-
-
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1245,7 +1220,6 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "nested": build_nested_dir,
     "index-variants": build_index_variants_dir,
     "multilingual": build_multilingual_dir,
-    "chinese-team": build_chinese_team_dir,
     "private-only": build_private_only_dir,
     "team-only": build_team_only_dir,
     "no-index": build_no_index_dir,

@@ -144,7 +144,7 @@ class LexicalOptions:
 
 
 def tokens(text: str, options: LexicalOptions) -> list[str]:
-    """Index terms of a text: words minus stopwords (and CJK grammar pieces), stemmed, plus
+    """Index terms of a text: words minus stopwords (and Japanese grammar pieces), stemmed, plus
     synonym concept tokens."""
     every_word = raw_words(text)
     language = detect_language(every_word)
@@ -154,9 +154,8 @@ def tokens(text: str, options: LexicalOptions) -> list[str]:
         for w in every_word
         if (w not in STOPWORDS and w not in extra and len(w) > 1) or w.isdigit()
     ]
-    if textseg.is_cjk(text):  # the pieces holding a particle are no terms
-        japanese = textseg.has_hiragana(text)  # else Chinese (Korean pieces hold no Han)
-        words = [w for w in words if not textseg.is_grammar_piece(w, japanese=japanese)]
+    if textseg.has_hiragana(text):  # Japanese: the pieces holding a particle are no terms
+        words = [w for w in words if not textseg.is_grammar_piece(w)]
     if options.stemming:
         words = _stemmer(language).stemWords(words)
     if options.synonyms:

@@ -89,26 +89,14 @@ def has_hiragana(text: str) -> bool:
     return _HIRAGANA().search(text) is not None
 
 
-# Chinese function characters: particles and function words written in Han that seldom begin or
-# end a content word (docs/selection.md, "Thirty-ninth session (zh39)"). 会 过 要 着 还 个 多 are
-# function words too, but also halves of common terms (会议, 通过, 需要, 着急, 还原, 个人, 多个).
-CHINESE_FUNCTION_CHARS = frozenset("的了吗呢吧啊呀嘛么哪是在和")
+def is_grammar_piece(word: str) -> bool:
+    """Whether a word of words() is a two-character piece holding a hiragana.
 
-
-def is_grammar_piece(word: str, *, japanese: bool = True) -> bool:
-    """Whether a word of words() is a two-character piece of grammar, not a term.
-
-    Japanese (a text holding hiragana) writes its particles and verb endings in hiragana and its
-    content words mostly in kanji and katakana, so "本番へ出せる" gives "本番", "番へ", "へ出",
-    "出せ", "せる": only the first is a term. Chinese (japanese=False) writes its particles in Han,
-    so there a piece holding one of CHINESE_FUNCTION_CHARS is grammar: "数据的副本" gives "数据",
-    "据的", "的副", "副本". A ranking that counts such pieces weighs a question by its grammar.
+    Japanese writes its particles and verb endings in hiragana and its content words mostly in
+    kanji and katakana, so "本番へ出せる" gives "本番", "番へ", "へ出", "出せ", "せる": only the
+    first is a term. A ranking that counts the others weighs a question by its grammar.
     """
-    if len(word) != 2:
-        return False
-    if japanese:
-        return has_hiragana(word)
-    return word[0] in CHINESE_FUNCTION_CHARS or word[1] in CHINESE_FUNCTION_CHARS
+    return len(word) == 2 and has_hiragana(word)
 
 
 def _bigrams(run: str) -> list[str]:

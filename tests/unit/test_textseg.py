@@ -126,14 +126,3 @@ def test_a_piece_holding_a_hiragana_is_grammar_and_kanji_or_katakana_pieces_are_
     assert [p for p in pieces if not is_grammar_piece(p)] == ["設定"]
     assert not any(is_grammar_piece(p) for p in words("キャッシュ 内存泄漏 메모리"))
     assert not is_grammar_piece("の")  # a lone character is not a two-character piece
-
-
-def test_a_piece_holding_a_chinese_function_character_is_grammar_in_a_chinese_text() -> None:
-    pieces = words("推荐数据里的负数是错误吗")  # "are negative numbers in the data errors?"
-    kept = [p for p in pieces if not is_grammar_piece(p, japanese=False)]
-    assert kept == ["推荐", "荐数", "数据", "据里", "负数", "错误"]
-    # content words that hold a function word's neighbour stay terms
-    assert not any(is_grammar_piece(p, japanese=False) for p in ("会议", "通过", "需要", "还原"))
-    assert not is_grammar_piece("的", japanese=False)  # a lone character is not a piece
-    # a Japanese text's test is its hiragana only: 完了 (completion) is a term there
-    assert not is_grammar_piece("完了")
