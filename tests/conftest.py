@@ -1048,6 +1048,29 @@ def build_cloned_over_cap_dir(root: Path) -> Path:
     return root
 
 
+def build_notes_index_near_cap_dir(root: Path) -> Path:
+    """An index kept as a notebook (real39: a Portuguese workspace's index of 269 lines, 122 of
+    them notes under headings): 30 kiln batches, each a heading and four lines of notes with no
+    link, then 30 pointers; 20 more memories have no line. Each memory is a day older than the
+    one before it, and the unlisted ones are the oldest ten and ten in between, so adding their
+    lines takes the index past Claude Code's 200-line cap and the oldest pointers must go."""
+    notes = ["# Studio notebook", ""]
+    for k in range(30):
+        notes += [
+            f"### Kiln batch {k}",
+            *(f"- batch {k} note {n}: cone 6, slow cool" for n in range(4)),
+        ]
+    pointers = []
+    for age in range(50):
+        rel = f"project_glaze_{age:02d}.md"
+        hook = f"Glaze test {age} is kept on shelf {age % 7}"
+        _put(root / rel, flat_memory(f"Glaze {age}", hook, "project", f"{hook}."), age + 1)
+        if age < 20 or (age % 2 == 0 and age < 40):
+            pointers.append(f"- [Glaze {age}]({rel}) \u2014 {hook.lower()}")
+    _put(root / "MEMORY.md", "\n".join([*notes, "", "## Glazes", *pointers]) + "\n")
+    return root
+
+
 def build_numbered_files_dir(root: Path) -> Path:
     """A dir whose files carry a number before their stem (real35: a published dir of 250
     memories, `75-feedback_native_first_default.md`, whose index lists them by number) while
@@ -1253,6 +1276,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-root-stray-index": build_agent_root_stray_index_dir,
     "binary-beside": build_binary_beside_dir,
     "person-sections": build_person_sections_dir,
+    "notes-index-near-cap": build_notes_index_near_cap_dir,
 }
 
 

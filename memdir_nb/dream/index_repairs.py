@@ -182,19 +182,22 @@ def index_actions(
     mems: list[_Mem],
     merged: set[str],
     actions: list[PlanAction],
+    notes: list[str] | None = None,
 ) -> list[PlanAction]:
     """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps; for
     the private scope of an agent memory root, each agent's own index after the root's.
 
     root: the memory dir; texts and hashes: what the plan read (dream.plan's snapshot);
-    actions: the plan's actions so far, whose ops on this index come first."""
+    actions: the plan's actions so far, whose ops on this index come first; notes: the plan's
+    notes, given one for the memories an index at its caps keeps no line for."""
     scope_dir = root / scope if scope else root
     own = {m.scope_rel: m for m in mems if m.scope == scope}
     # a file an agent's own index is the home of (agent_index_owners) is repaired there
     agents = agent_index_owners(scope_dir, list(own))
     root_own = {rel: m for rel, m in own.items() if rel not in agents}
+    notes = [] if notes is None else notes
     new = _one_index_actions(
-        root, texts, hashes, index_rel(scope), scope_dir, root_own, merged, actions
+        root, texts, hashes, index_rel(scope), scope_dir, root_own, merged, actions, notes
     )
     for irel in agent_index_rels(root) if not scope else ():
         agent = irel.split("/", 1)[0]
@@ -202,7 +205,7 @@ def index_actions(
         done = [*actions, *new]
         carried = _carried_lines(root, texts, irel, agent, own)
         new += _one_index_actions(
-            root, texts, hashes, irel, root / agent, mine, merged, done, carried
+            root, texts, hashes, irel, root / agent, mine, merged, done, notes, carried
         )
     return new
 
@@ -233,6 +236,7 @@ def _one_index_actions(
     own: dict[str, _Mem],
     merged: set[str],
     actions: list[PlanAction],
+    notes: list[str],
     carried: Mapping[str, str] | None = None,
 ) -> list[PlanAction]:
     """4-7. one index (irel, in scope_dir) over its files own (by index-relative path);
@@ -257,27 +261,68 @@ def _one_index_actions(
                     (IndexAdd(irel, rel, line),),  # where rebuild-index adds lines
                 )
             )
-    # The index as the actions so far leave it: only actions with an op on it change it.
-    # (every action of new has an op on it)
-    touching = [*(a for a in actions if any(op.rel == irel for op in a.ops)), *new]
-    probe = ConsolidationPlan(root, touching, texts, hashes, 0.0)
+    fit = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed)
+    if fit is None:
+        return new
+    # A line the fit drops again is no line to add (real39: a second dream proposed 65 lines
+    # and kept 3): only the adds whose pointer the fitted index keeps are proposed, and the
+    # fit is made again over them (the same lines stay: those left out were dropped first).
+    probe = ConsolidationPlan(root, _touching(irel, [*actions, *new, fit]), texts, hashes, 0.0)
+    fitted = probe.result().get(irel, text) or ""
+    listed = _index_line_actions(irel, fitted, scope_dir, root, in_scope)[1]
+    kept = _rels(listed, own)
+    left = [a for a in new if a.kind == "add_missing_index_line" and a.files[1] not in kept]
+    if left:
+        many = len(left) > 1
+        notes.append(
+            f"{len(left)} {'memories' if many else 'memory'} without a line in {irel} "
+            f"{'get' if many else 'gets'} none: the line would go again to keep it under the "
+            f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps (the "
+            "files stay, and recall still finds them); to list them, move the index's notes "
+            "into memory files or shorten its hooks"
+        )
+    new = [a for a in new if a not in left]
+    fit = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed)
+    return [*new, fit] if fit is not None else new
+
+
+def _rels(listed: Mapping[str, int], own: Mapping[str, _Mem]) -> set[str]:
+    """The memory-dir relative paths (_Mem.rel) of the index-relative paths an index lists."""
+    return {own[rel].rel for rel in listed if rel in own}
+
+
+def _touching(irel: str, actions: list[PlanAction]) -> list[PlanAction]:
+    """The actions with an op on index irel: only they change it."""
+    return [a for a in actions if any(op.rel == irel for op in a.ops)]
+
+
+def _fit_action(
+    root: Path,
+    texts: dict[str, str | None],
+    hashes: dict[str, str | None],
+    irel: str,
+    actions: list[PlanAction],
+    in_scope: dict[str, _Mem],
+    indexed: dict[str, int],
+) -> PlanAction | None:
+    """7. the fit_index_caps action for index irel as actions leave it, or None when it is
+    under both caps."""
+    text = texts.get(irel) or ""
+    probe = ConsolidationPlan(root, _touching(irel, actions), texts, hashes, 0.0)
     after = probe.result().get(irel, text) or ""
     n_lines = len(after.rstrip("\n").split("\n")) if after else 0
     n_bytes = index.cap_units(after)  # the unit Claude Code's byte cap counts
-    if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
-        order = _fit_order(in_scope, indexed)
-        new.append(
-            PlanAction(
-                f"fit:{irel}",
-                "fit_index_caps",
-                f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
-                f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
-                "collapse blank runs, shorten hooks, then drop pointers to the oldest "
-                "memories (their files stay and recall still finds them); where times tie, "
-                "project and reference pointers go before feedback and user ones, lowest "
-                "first, and a section heading left empty goes too (the diff lists each line)",
-                (irel,),
-                (IndexFit(irel, order),),
-            )
-        )
-    return new
+    if n_lines <= index.MAX_ENTRYPOINT_LINES and n_bytes <= index.MAX_ENTRYPOINT_BYTES:
+        return None
+    return PlanAction(
+        f"fit:{irel}",
+        "fit_index_caps",
+        f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
+        f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
+        "collapse blank runs, shorten hooks, then drop pointers to the oldest "
+        "memories (their files stay and recall still finds them); where times tie, "
+        "project and reference pointers go before feedback and user ones, lowest "
+        "first, and a section heading left empty goes too (the diff lists each line)",
+        (irel,),
+        (IndexFit(irel, _fit_order(in_scope, indexed)),),
+    )

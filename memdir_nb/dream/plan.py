@@ -472,7 +472,9 @@ def _plan(
         repairs: list[PlanAction] = []
         for scope in scopes:
             done = [*merges, *dates, *repairs]
-            repairs += index_actions(snap.root, snap.texts, snap.hashes, scope, mems, merged, done)
+            repairs += index_actions(
+                snap.root, snap.texts, snap.hashes, scope, mems, merged, done, snap.notes
+            )
         flags = _contradiction_actions(mems, merged, contradictions())
     actions = [*merges, *flags, *dates, *repairs]
     clock = clock or system_clock_ms

@@ -151,6 +151,15 @@ _DRIVE_CONTEXT = re.compile(
     r"谷歌(?:文档|云端硬盘)|\bfolders/"
 )
 _DRIVE_ID = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9_-]{25,50}(?![\w-])")
+# A value right after a label that calls it a Drive, folder, doc or sheet id names a file on
+# any line, whatever else the memory or the line speaks of (real39: a table row naming the
+# token file `token_drive.json` gave the spreadsheet it downloads as "Drive ID `…`").
+_DRIVE_ID_LABELLED = re.compile(
+    r"(?P<pre>(?i:\b(?:drive|folder|docs?|document|sheets?|spreadsheet|slides?)[ _-]?"
+    r"(?:file[ _-]?)?id)[^\w\n]{0,6}(?:is\s+|=\s*|:\s*)?[`'\"]?)"
+    r"(?P<v>[A-Za-z0-9_-]{25,50})(?![\w-])"
+)
+_DRIVE_LABEL_NEEDLES = ("drive", "folder", "doc", "sheet", "slide")
 _KEY_PREFIXES = (
     "AIza",
     "sk-",
@@ -165,6 +174,19 @@ _KEY_PREFIXES = (
 )
 
 
+def _may_label_a_drive_id(text: str, low: str) -> bool:
+    """False when _DRIVE_ID_LABELLED cannot match (every match says "id" and one of the
+    needles; outside ASCII, True: case folding maps a few more letters)."""
+    if not text.isascii():
+        return True
+    return "id" in low and any(map(low.__contains__, _DRIVE_LABEL_NEEDLES))
+
+
+def _drive_label_public(m: re.Match[str]) -> str:
+    """A labelled Drive id masked, unless it carries a provider's key prefix."""
+    return m.group(0) if m.group("v").startswith(_KEY_PREFIXES) else _public(m)
+
+
 def _may_name_drive(text: str, low: str) -> bool:
     """False when _DRIVE_CONTEXT cannot match (a quick literal check; outside ASCII, True)."""
     if not text.isascii():  # case folding maps a few more letters ('ſ' to 's'): no shortcut
@@ -176,6 +198,7 @@ class _Steps(NamedTuple):
     """Which of mask_public_values' steps may change a text (False: its quick check failed)."""
 
     public_key: bool = True
+    drive_label: bool = True
     drive: bool = True
     channel: bool = True
     address: bool = True
@@ -201,6 +224,7 @@ def _steps_that_may_apply(text: str) -> _Steps:
     env_hint, _, path_hint = _PUBLIC_VALUE_HINTS  # the file-name step asks _DOT_LETTER first
     return _Steps(
         public_key="pub" in low,
+        drive_label=_may_label_a_drive_id(text, low),
         drive=_may_name_drive(text, low),
         channel="channel" in low,
         address=any(map(low.__contains__, _ADDRESS_NEEDLES)),
@@ -228,7 +252,8 @@ def mask_public_values_each(texts: Sequence[str]) -> list[str]:
 def mask_public_values(text: str) -> str:
     """text with values that are public by context removed before the secret scan.
 
-    Public keys, chat channel ids on a line that says "channel", environment variable names,
+    Public keys, values labelled as a Drive, folder, doc or sheet id, chat channel ids on a line
+    that says "channel", environment variable names,
     file names and paths, and (on lines that do not speak of a credential: a password, secret,
     token, API key...) blockchain addresses on a line that says what they are, agent session
     ids, Google Docs/Drive ids in a memory about those, and CamelCase or snake_case identifiers
@@ -245,6 +270,8 @@ def _mask(text: str, steps: _Steps) -> str:
     low = text.lower()
     if steps.public_key and "pub" in low:  # every _PUBLIC_KEY match says "pub"
         text = _PUBLIC_KEY.sub(_public, text)
+    if steps.drive_label and _may_label_a_drive_id(text, low):
+        text = _DRIVE_ID_LABELLED.sub(_drive_label_public, text)
     if steps.drive and _may_name_drive(text, low) and _DRIVE_CONTEXT.search(text):
         text = _sub_where(_DRIVE_ID, text, _names_no_credential, _drive_id_or_key)
     # Every step works within a line (no pattern matches a line break, and a line break

@@ -173,11 +173,15 @@ def _in_a_title(line: str, start: int) -> bool:
 
 
 def _in_a_compound(line: str, start: int, end: int) -> bool:
-    """Whether the phrase at line[start:end] is joined to a word by a hyphen: "safe-today
-    usage", "a today-only price", "tomorrow-ish" are words, not dates (real35: the rewrite gave
-    "safe-2026-12-02 usage"), and "the day-before-yesterday build" is no day "yesterday" names."""
-    joined_before = start >= 2 and line[start - 1] == "-" and line[start - 2].isalnum()
-    return joined_before or (line[end : end + 1] == "-" and line[end + 1 : end + 2].isalnum())
+    """Whether the phrase at line[start:end] is joined to a word by a hyphen or a slash.
+
+    "safe-today usage", "a today-only price", "tomorrow-ish" are words, not dates (real35: the
+    rewrite gave "safe-2026-12-02 usage"), "the day-before-yesterday build" is no day "yesterday"
+    names, and "today/EOM", "/api/today" are a setting's values or a route (real39)."""
+    joined_before = start >= 2 and line[start - 1] in "-/" and line[start - 2].isalnum()
+    return joined_before or (
+        line[end : end + 1] in ("-", "/") and line[end + 1 : end + 2].isalnum()
+    )
 
 
 def _a_meetings_slot(line: str, start: int, end: int) -> bool:
@@ -194,7 +198,7 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
     _QUOTED) or in inline code (`getDate/Tomorrow` is a name, which the rewrite leaves as
     written, so lint does not ask for one), nor "today's", nor a phrase capitalised inside a
-    sentence (_in_a_title) or joined to a word by a hyphen (_in_a_compound).
+    sentence (_in_a_title) or joined to a word by a hyphen or a slash (_in_a_compound).
     """
     if _LABEL_LINE.match(line):
         return

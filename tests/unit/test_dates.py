@@ -170,6 +170,23 @@ def test_a_word_inside_inline_code_is_a_name_and_no_relative_date() -> None:
     assert [h.phrase for h in hits] == ["tomorrow"]
 
 
+def test_a_word_joined_by_a_slash_is_a_name_and_no_relative_date() -> None:
+    """real39: a note in Portuguese says overdue bills are moved "para today/EOM", the two
+    values of a setting, and lint asked for the date 'today' meant. A relative word joined by
+    a slash to a word is an option, a route or a path ("today/EOM", "/api/today"), as one
+    joined by a hyphen is a compound; the rewrite leaves it, and lint does too. A slash with
+    a space beside it joins no word."""
+    for line in [
+        "Overdue bills move to today/EOM (the mode's two values).",
+        "The widget polls /api/today for the list.",
+        "Settle at EOM/tomorrow.",
+    ]:
+        assert find_relative_dates(line) == [], line
+        assert convert_relative_dates(line, WEDNESDAY) == (line, [])
+    hits = find_relative_dates("Both stay put / tomorrow we move them.")
+    assert [h.phrase for h in hits] == ["tomorrow"]
+
+
 def test_convert_rewrites_outside_code_and_lists_each_change() -> None:
     text, changes = convert_relative_dates(
         "Decided yesterday, ship in 2 weeks, `today` stays, demo Friday.\n```\ntoday\n```",

@@ -607,6 +607,29 @@ def test_a_non_ascii_index_under_the_cap_in_utf16_units_is_not_cut_down(
     assert all(line in fitted for line in lines)  # every hook kept as written
 
 
+def test_the_plan_adds_no_index_line_its_own_fit_drops_and_a_second_dream_has_none_to_add(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real39: an index kept as a notebook (notes under headings) near its 200-line cap, and
+    memories without a line. The plan proposed a line for each, and its fit_index_caps step then
+    dropped the pointers to the oldest memories, those new lines first: a second dream proposed
+    the same 65 lines again and kept 3. A line the fit drops is no line to add."""
+    root = real_dir("notes-index-near-cap")
+    plan = plan_consolidation(root)
+    fitted = plan.result()["MEMORY.md"] or ""
+    adds = [a.files[1] for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert adds and all(f"({rel})" in fitted for rel in adds), adds
+    assert any("7 memories without a line in MEMORY.md get none" in n for n in plan.notes)
+    assert "(project_glaze_49.md)" not in fitted and "(project_glaze_21.md)" in fitted
+    kept = fitted.rstrip("\n").split("\n")
+    assert len(kept) <= 200 and all(
+        f"- batch {k} note 3: cone 6, slow cool" in kept for k in range(30)
+    )
+    apply_plan(plan)
+    again = plan_consolidation(root)
+    assert [a.kind for a in again.actions if a.files[0] == "MEMORY.md"] == []
+
+
 def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
 
     rng = random.Random(7)

@@ -1026,6 +1026,40 @@ def test_document_ids_in_a_memory_about_google_docs_are_not_secrets(tmp_path: Pa
     assert len(found) == 1 and "AIza" in found[0].message
 
 
+def test_a_value_labelled_as_a_drive_id_is_no_secret_on_a_line_naming_a_token_file(
+    tmp_path: Path,
+) -> None:
+    """real39: a note on an agent's two OAuth files lists, in a table row that names its token
+    file, the spreadsheet it downloads as "Drive ID `…`". The memory never says "Google Drive",
+    and the row says "token", so the Drive context did not apply and the id was a "secret".
+    A value right after a Drive, folder, doc or sheet id label names a file; the same value
+    under a token label is still one."""
+    clean_dir(tmp_path)
+    drive_id = "1Qx7pLm2ZrT9vKd4WbN8sYh3JcF6gAe0u"
+    _mem(
+        tmp_path,
+        "reference_oauth_files.md",
+        name="Agent OAuth files",
+        description="Two separate OAuth files for the sheets and the drive scopes",
+        type="reference",
+        body="| File | Scope | Use |\n|---|---|---|\n"
+        f"| `token_files.json` | `drive.readonly` | fetch the price list (Drive ID `{drive_id}`) |\n"
+        "| `token_sheets.json` | `spreadsheets` | write the ledger (sheet id: "
+        f"{drive_id[::-1]}) |\n",
+    )
+    assert [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "secret"] == []
+    _mem(
+        tmp_path,
+        "reference_oauth_files.md",
+        name="Agent OAuth files",
+        description="Two separate OAuth files for the sheets and the drive scopes",
+        type="reference",
+        body=f"Drive ID for the refresh: the token is `{drive_id}`\n",
+    )
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "secret"]
+    assert len(found) == 1
+
+
 # --------------------------------------------------------------------------- the index file itself (branch doctor)
 
 
@@ -1722,6 +1756,10 @@ def _mask_every_step(text: str) -> str:
     from memdir_nb.lint import secret_context as sc
 
     text = sc._PUBLIC_KEY.sub(sc._public, text)
+    text = sc._DRIVE_ID_LABELLED.sub(
+        lambda m: m.group(0) if m.group("v").startswith(sc._KEY_PREFIXES) else sc._public(m),
+        text,
+    )
     drive = sc._DRIVE_CONTEXT.search(text) is not None
     lines = text.split("\n")
 
@@ -1767,6 +1805,8 @@ _MASK_PIECES = [
     "gTHauBMdJHs45tc8tjCKL7MejvBECQHgD184io3hx1C",
     "0x52908400098527886E0F7030069857D2E4169EE7",
     "Google Drive folders/",
+    "Drive ID `",
+    "sheet id: ",
     "1a2B3c4D5e6F7g8H9i0JkLmNoPqRs",
     "AlphaXmfRpt1270LowLiq",
     "snake_case_name",
