@@ -225,16 +225,25 @@ class KnownTypes:
         """unscored when every memory's hash is known and the scores' file holds no entry (a
         cold cache), so no lookup could find one: every candidate is to be scored, and each is
         recorded as "0" for now, as unscored records it."""
-        shas, cuts, scores, now, changed = self.shas, self.cuts, self.scores, self.now, self.changed
+        shas, cuts, scores, now = self.shas, self.cuts, self.scores, self.now
+        entry_of = now.get
         for i, j in candidates:
-            a, b = shas[i], shas[j]
-            first, other = (b, cuts[i]) if b < a else (a, cuts[j])
-            entry = now.get(first)
+            a = shas[i]
+            b = shas[j]
+            if b < a:
+                first, other = b, cuts[i]
+            else:
+                first, other = a, cuts[j]
+            entry = entry_of(first)
             if entry is None:
-                entry = now[first] = {}
-                scores[first] = {}  # as read: nothing
-                changed.add(first)
-            entry[other] = "0"
+                now[first] = {other: "0"}
+            else:
+                entry[other] = "0"
+        # the first members new here, in the order they came (the order `changed` is filled
+        # in decides the file's): as read, nothing
+        new = [first for first in now if first not in scores]
+        scores.update((first, {}) for first in new)
+        self.changed.update(new)
         return list(candidates)
 
     def scored(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -289,6 +298,11 @@ class PlanCache:
         # or made, for its parent to use and make too (KnownTypes.recorded)
         self.log: Log | None = None
 
+    def may_hold_heads(self) -> bool:
+        """Whether `head` can find anything: not in a cold file, whose entries are only this
+        process's own puts (plan._HEADS holds those first)."""
+        return self.file.holds_earlier()
+
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
         if not self.file.holds_earlier():
@@ -303,6 +317,10 @@ class PlanCache:
 
     def put_head(self, sha: str, head: Head) -> None:
         self.file.put("h" + sha, head)  # JSON writes the tuple as a list
+
+    def put_heads(self, heads: Iterable[tuple[str, Head]]) -> None:
+        """put_head each (sha, head), in order, in one call."""
+        self.file.put_many([("h" + sha, head) for sha, head in heads])
 
     def _pairs(self) -> DerivedCache:
         """The pair scores' file, read when first asked for."""

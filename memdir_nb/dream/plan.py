@@ -33,7 +33,7 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
-from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
+from memdir_nb.dream.disk_kept import Head, KnownTypes, PlanCache, plan_cache
 from memdir_nb.dream.index_repairs import agent_index_rels, index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads, kept_modified_ms
 from memdir_nb.dream.merge_links import MergeLinks
@@ -143,10 +143,13 @@ _HEADS_MAX_CHARS = 8_000_000
 _heads_chars = [0]  # the characters of the fields _HEADS holds
 
 
-def _head(sha: str | None, text: str, disk: PlanCache | None) -> tuple[str | None, str, str]:
+def _head(
+    sha: str | None, text: str, disk: PlanCache | None, parsed: list[tuple[str, Head]] | None
+) -> tuple[str | None, str, str]:
     """(name, description, type) of a memory file's header, parsed once per content (each
     time when its hash is unknown: no key that two contents could share); disk: as an
-    earlier process parsed it."""
+    earlier process parsed it. parsed (for a disk that can find none): each (hash, header)
+    parsed here is added to it, for the caller to put in the disk in one call."""
     head = _HEADS.get(sha) if sha else None
     if head is None:
         head = disk.head(sha) if disk and sha else None
@@ -155,6 +158,8 @@ def _head(sha: str | None, text: str, disk: PlanCache | None) -> tuple[str | Non
             head = (name, description or "", str(kind or raw_type or ""))
             if disk and sha:
                 disk.put_head(sha, head)
+            elif parsed is not None and sha:
+                parsed.append((sha, head))
         if sha:
             if len(_HEADS) >= _HEADS_MAX or _heads_chars[0] >= _HEADS_MAX_CHARS:
                 _HEADS.clear()
@@ -178,9 +183,13 @@ def _read_memories(snap: _Snapshot, disk: PlanCache | None = None) -> list[_Mem]
         if got is not None:
             read.append((listed, *got))
     hashes = snap.hashes
+    # A cold cache file (nothing read from it is left unused) finds no header: it is not asked
+    # 2,000 times, and the headers parsed are put in one call, in the order puts make.
+    asked = disk if disk is not None and disk.may_hold_heads() else None
+    parsed: list[tuple[str, Head]] | None = [] if disk is not None and asked is None else None
     for listed, text, mtime_ns in read:
         sha = hashes.get(listed.rel)
-        name, description, kind = _head(sha, text, disk)
+        name, description, kind = _head(sha, text, asked, parsed)
         _, body = _split_front(text)
         scope = TEAM_DIRNAME if listed.scope == "team" else ""
         mems.append(
@@ -197,6 +206,8 @@ def _read_memories(snap: _Snapshot, disk: PlanCache | None = None) -> list[_Mem]
                 sha or "",
             )
         )
+    if disk is not None and parsed:
+        disk.put_heads(parsed)
     # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
     mems.sort(key=lambda m: (-m.mtime_ms, m.rel))
     return mems

@@ -614,3 +614,30 @@ def test_a_cold_plan_looks_up_no_header_in_the_file(
     parsed = _Counted(monkeypatch, plan_module, "core_header")
     assert _plan(monkeypatch, root, tmp_path / "cache") == bare
     assert len([key for key in asked if key.startswith("h")]) >= 30 and parsed.calls == 0
+
+
+def test_a_cold_plan_asks_for_no_header_and_writes_what_a_put_each_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold file can find no header: the plan does not ask it once per file, puts the
+    headers it parsed in one call, and writes both files byte for byte as the plan that asks
+    and puts each header (and looks up each pair's score) writes. Two files of the same bytes
+    give one header entry."""
+    root = _build(tmp_path / "memory", seed=9)
+    twin = sorted(root.glob("*.md"))[1]
+    (root / "twin.md").write_bytes(twin.read_bytes())
+    bare = _plan(monkeypatch, root)
+    asked = _Counted(monkeypatch, disk_kept.PlanCache, "head")
+    one = _Counted(monkeypatch, disk_kept.PlanCache, "put_head")
+    assert _plan(monkeypatch, root, tmp_path / "cold") == bare
+    assert asked.calls == 0 and one.calls == 0
+    monkeypatch.setattr(disk_kept.PlanCache, "may_hold_heads", lambda self: True)
+    monkeypatch.setattr(disk_kept.PlanCache, "holds_scores", lambda self: True)  # pairs too
+    assert _plan(monkeypatch, root, tmp_path / "each") == bare
+    # every memory's but the twin's (plan._HEADS holds it) and MEMORY.md's
+    assert one.calls == asked.calls == len(list(root.glob("*.md"))) - 2
+    for name in (CACHE_FILENAME, PAIRS_FILENAME):
+        cold = (tmp_path / "cold" / name).read_bytes()
+        assert cold == (tmp_path / "each" / name).read_bytes()
+    entries = json.loads((tmp_path / "cold" / CACHE_FILENAME).read_bytes())["entries"]
+    assert len([key for key in entries if key.startswith("h")]) == one.calls
