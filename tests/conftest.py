@@ -18,6 +18,7 @@ from hypothesis import settings
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.demo import build_demo_memory_dir
+from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support import NOW, AttackTree, build_attack_tree
 from tests.support.unix_socket import unix_socket_at
 
@@ -1727,3 +1728,30 @@ def build_subagent_meta_home(root: Path) -> Path:
 def subagent_meta_home(tmp_path: Path) -> Path:
     """build_subagent_meta_home in tmp_path."""
     return build_subagent_meta_home(tmp_path)
+
+
+def build_moved_home_session(tmp_path: Path) -> Path:
+    """A home copied to another machine and its project folder renamed with it: the transcript
+    now sits under `-srv-work-kiln`, while the session ran in /media/old/kiln with its config
+    dir inside the project, so its tool calls write `…/-media-old-kiln/memory/…` (its second
+    turn; the first writes nothing). Returns the transcript."""
+    calls_memory = "/media/old/kiln/.claude_alt/projects/-media-old-kiln/memory"
+    w = RecordWriter("moved", "/media/old/kiln", "2026-04-02T08:00:00.000Z", seed="moved")
+    w.prompt("what does the kiln controller need")
+    w.response([{"type": "text", "text": "a thermocouple reader"}])
+    w.prompt("remember that the kiln tops out at 1280 degrees")
+    call = w.tool_use(
+        "Write", {"file_path": f"{calls_memory}/project_kiln_limit.md", "content": "x"}
+    )
+    w.response([call])
+    w.result(call, "File created successfully", detail={"type": "create"})
+    w.response([{"type": "text", "text": "saved"}])
+    folder = tmp_path / "projects" / "-srv-work-kiln"
+    (folder / "memory").mkdir(parents=True)
+    (folder / "memory" / "project_kiln_limit.md").write_text(
+        "---\nname: Kiln limit\ndescription: the kiln tops out at 1280 degrees\n"
+        "type: project\n---\n\nThe kiln's ceiling is 1280 degrees.\n"
+    )
+    path = folder / "moved.jsonl"
+    path.write_text(w.text())
+    return path

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import Session, cli_agent_kind
-from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
@@ -120,7 +120,7 @@ def head_kind(path: str | os.PathLike[str]) -> str:
     except OSError:
         return UNKNOWN_KIND
     try:
-        head = _read_head(fd)
+        head = read_head(fd)
     except OSError:
         return UNKNOWN_KIND
     finally:
@@ -137,7 +137,7 @@ def head_kind(path: str | os.PathLike[str]) -> str:
     return "main" if ended else UNKNOWN_KIND
 
 
-def _read_head(fd: int) -> bytes:
+def read_head(fd: int) -> bytes:
     """Up to SESSION_HEAD_READ_MAX_BYTES + 1 bytes from the start of an open file (one more
     than the head tells whether the file goes on)."""
     chunks, left = [], SESSION_HEAD_READ_MAX_BYTES + 1
@@ -187,7 +187,7 @@ def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
 WORKFLOWS_DIRNAME = "workflows"  # <session id>/subagents/workflows/wf_<run id>/agent-*.jsonl
 
 
-def _project_folder(path: str | os.PathLike[str]) -> Path:
+def project_folder(path: str | os.PathLike[str]) -> Path:
     """The project folder a transcript belongs to (a subagent's and a workflow agent's too)."""
     folder = Path(os.path.abspath(path)).parent
     if folder.parent.name == WORKFLOWS_DIRNAME and folder.parent.parent.name == "subagents":
@@ -237,7 +237,7 @@ def memory_dir_for_transcript(
     Otherwise the memory dir beside the transcript's project folder.
     """
     if session is None:
-        return _project_folder(path) / PROJECT_MEMORY_DIRNAME
+        return project_folder(path) / PROJECT_MEMORY_DIRNAME
     return _memory_dir_from(path, _pointers(session), git)
 
 
@@ -251,7 +251,7 @@ def _memory_dir_from(
     path: str | os.PathLike[str], pointers: tuple[tuple[str, ...], str | None], git: str | None
 ) -> Path:
     """memory_dir_for_transcript's rule, from the session's pointers (see there)."""
-    folder = _project_folder(path)
+    folder = project_folder(path)
     beside = folder / PROJECT_MEMORY_DIRNAME
     keys, cwd = list(pointers[0]), pointers[1]
     # a relative cwd would be read against this process's folder, not the session's
@@ -276,25 +276,6 @@ def _folder_named(projects: Path, key: str) -> str:
     except OSError:
         return key
     return next((name for name in names if key_fold(name) == key_fold(key)), key)
-
-
-def former_keys(session: Session, memory_dir: str | os.PathLike[str]) -> tuple[str, ...]:
-    """The key the session's recorded working folder had, when memory_dir is the dir beside
-    its transcript's project folder and that folder now has another name.
-
-    A home copied to another machine (or a CLAUDE_CONFIG_DIR inside a project that moved) files
-    the session under the new key, while its tool calls still name ``…/projects/<old key>/
-    memory/…``, the key of the folder it ran in as recorded: those paths are this dir. Empty
-    for any other dir (given by hand, a git root's) and for no working folder or a relative one.
-    """
-    cwd = session.cwd
-    if not session.path or not cwd or not rooted(slashed(cwd)):
-        return ()
-    folder = _project_folder(session.path)
-    if Path(os.path.abspath(memory_dir)).parent != folder:
-        return ()
-    key = sanitize_path(cwd)
-    return (key,) if key_fold(key) != key_fold(folder.name) else ()
 
 
 # A transcript names as many keys as its tool calls do (thousands in a long session), so the

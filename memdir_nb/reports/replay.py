@@ -39,7 +39,8 @@ from memdir_nb.formats.memory_timeline import (
 from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
-from memdir_nb.home.sessions import former_keys, read_session
+from memdir_nb.home.moved_home import former_keys
+from memdir_nb.home.sessions import read_session
 from memdir_nb.recall.base import Selector
 from memdir_nb.recall.explain_selection import selection_explanation
 from memdir_nb.recall.find import recall_memories
@@ -278,7 +279,7 @@ def iter_replay(
 
 def _moved_note(session: Session, recorded: str, moved_from: tuple[str, ...]) -> list[str]:
     """Say so when the session's calls name the dir under the key its working folder had
-    (home.sessions.former_keys): the header names the dir beside the transcript."""
+    (home.moved_home.former_keys): the header names the dir beside the transcript."""
     folded = {key_fold(key) for key in moved_from}
     if not any(key_fold(key) in folded for key, _ in project_memory_parts(recorded)):
         return []

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from memdir_nb import read_session
-from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.transcript_records import RECORD_ID_MAX_CHARS
 from memdir_nb.home import sessions as sessions_module
 from memdir_nb.home.path_rules import sanitize_path
@@ -21,7 +20,6 @@ from memdir_nb.home.sessions import (
     SessionFile,
     _pointers_of_file,
     described,
-    former_keys,
     iter_session_files,
     list_sessions,
     memory_dir_for_transcript,
@@ -945,19 +943,3 @@ def test_a_transcript_of_file_snapshots_only_is_dated_by_its_snapshots_not_its_c
         "2026-03-04T16:58:45Z",
         "2026-03-04T17:02:00Z",
     )
-
-
-def test_a_moved_homes_session_names_its_old_key_for_the_dir_beside_it_and_for_no_other(
-    tmp_path: Path,
-) -> None:
-    # the transcript is filed under the new folder; the session ran in /media/old/kiln
-    folder = tmp_path / "projects" / "-srv-work-kiln"
-    session = Session(path=str(folder / "s.jsonl"), cwd="/media/old/kiln")
-    assert former_keys(session, folder / "memory") == ("-media-old-kiln",)
-    windows = Session(path=str(folder / "s.jsonl"), cwd="D:\\old\\kiln")
-    assert former_keys(windows, folder / "memory") == ("D--old-kiln",)
-    assert former_keys(session, tmp_path / "projects" / "-srv-other" / "memory") == ()
-    same = Session(path=str(folder / "s.jsonl"), cwd="/srv/work/kiln")
-    assert former_keys(same, folder / "memory") == ()  # not moved: its own key already
-    relative = Session(path=str(folder / "s.jsonl"), cwd="kiln")
-    assert former_keys(relative, folder / "memory") == ()
