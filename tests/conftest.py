@@ -1755,3 +1755,34 @@ def build_moved_home_session(tmp_path: Path) -> Path:
     path = folder / "moved.jsonl"
     path.write_text(w.text())
     return path
+
+
+def build_moved_subfolder_session(tmp_path: Path) -> Path:
+    """A project moved from /media/old/kiln to /srv/work/kiln with its project folders renamed
+    to match: a session run in its `web` subfolder is filed under `-srv-work-kiln-web`, and
+    wrote (its second turn) into the memory of the project's git root as it was keyed then,
+    `…/-media-old-kiln/memory/…`, which is `-srv-work-kiln/memory` now. The subfolder's own
+    folder has a memory dir too, which the write did not go to. Returns the transcript."""
+    calls_memory = "/home/ana/.claude/projects/-media-old-kiln/memory"
+    w = RecordWriter("sub", "/media/old/kiln/web", "2026-04-03T08:00:00.000Z", seed="sub")
+    w.prompt("which port does the kiln dashboard use")
+    w.response([{"type": "text", "text": "8080, from web/config.toml"}])
+    w.prompt("remember that the dashboard listens on 8080")
+    call = w.tool_use(
+        "Write", {"file_path": f"{calls_memory}/project_dashboard_port.md", "content": "x"}
+    )
+    w.response([call])
+    w.result(call, "File created successfully", detail={"type": "create"})
+    w.response([{"type": "text", "text": "saved"}])
+    projects = tmp_path / "projects"
+    parent = projects / "-srv-work-kiln" / "memory"
+    parent.mkdir(parents=True)
+    (parent / "project_dashboard_port.md").write_text(
+        "---\nname: Dashboard port\ndescription: the kiln dashboard listens on 8080\n"
+        "type: project\n---\n\nThe dashboard's port is 8080.\n"
+    )
+    folder = projects / "-srv-work-kiln-web"
+    (folder / "memory").mkdir(parents=True)
+    path = folder / "sub.jsonl"
+    path.write_text(w.text())
+    return path

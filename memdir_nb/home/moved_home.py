@@ -13,9 +13,8 @@ import os
 from pathlib import Path
 
 from memdir_nb.formats.session_model import ENVELOPE_FACTS, Session
-from memdir_nb.formats.transcript_paths import key_fold, rooted, slashed
 from memdir_nb.formats.transcript_records import parse_record_line
-from memdir_nb.home.path_rules import sanitize_path
+from memdir_nb.home.moved_keys import former_project_keys
 from memdir_nb.home.sessions import project_folder, read_head
 from memdir_nb.spec.constants import PROJECTS_DIRNAME, SESSION_HEAD_READ_MAX_BYTES
 from memdir_nb.storage.line_reader import open_regular
@@ -24,9 +23,11 @@ _CWD = dict(ENVELOPE_FACTS)["cwd"]  # the record key Session.cwd is read from
 
 
 def former_keys(session: Session, memory_dir: str | os.PathLike[str]) -> tuple[str, ...]:
-    """The key the session's recorded working folder had, when memory_dir is the dir beside
-    its transcript's project folder and that folder now has another name (see the module doc).
-    Empty for any other dir (given by hand, a git root's), for a transcript outside a home's
+    """The keys the session's records name for memory_dir, when its project moved: the key its
+    recorded working folder had, for the dir beside its transcript's project folder when that
+    folder now has another name; the key a folder above it had (its git root's: a session run
+    in a subfolder), for that folder's dir under its key now (home.moved_keys). Empty for any
+    other dir (given by hand, another project's), for a transcript outside a home's
     ``projects/<key>/`` and for no working folder or a relative one."""
     return former_keys_at(session.path, session.cwd, memory_dir)
 
@@ -34,14 +35,16 @@ def former_keys(session: Session, memory_dir: str | os.PathLike[str]) -> tuple[s
 def former_keys_at(
     transcript: str | os.PathLike[str], cwd: str | None, memory_dir: str | os.PathLike[str]
 ) -> tuple[str, ...]:
-    """former_keys for a transcript path and the working folder its records name."""
-    if not os.fspath(transcript) or not cwd or not rooted(slashed(cwd)):
+    """former_keys for a transcript path and the working folder its records name: the old
+    keys (home.moved_keys) whose key now is memory_dir's project folder, when that folder is
+    in the transcript's projects folder."""
+    if not os.fspath(transcript):
         return ()
     folder = project_folder(transcript)
-    if folder.parent.name != PROJECTS_DIRNAME or Path(os.path.abspath(memory_dir)).parent != folder:
+    project = Path(os.path.abspath(memory_dir)).parent
+    if folder.parent.name != PROJECTS_DIRNAME or project.parent != folder.parent:
         return ()  # a loose transcript beside a loose dir is no home's project folder
-    key = sanitize_path(cwd)
-    return (key,) if key_fold(key) != key_fold(folder.name) else ()
+    return former_project_keys(cwd, folder.name, project.name)
 
 
 def former_keys_of_file(

@@ -21,6 +21,7 @@ from memdir_nb.formats.session_model import Session, cli_agent_kind
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
+from memdir_nb.home.moved_keys import moved_keys
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import (
@@ -234,7 +235,9 @@ def memory_dir_for_transcript(
        its own recall surfaced or its background agents saved, then the memory paths the
        session's own tool calls name (``…/projects/<key>/memory/…``);
     2. the session's working folder, when it exists on this machine: its canonical git root's key.
-    Otherwise the memory dir beside the transcript's project folder.
+    A key of 1. that names no folder here and is the key the working folder or one above it had
+    before the project moved is read as that folder's key now (home.moved_keys). Otherwise the
+    memory dir beside the transcript's project folder.
     """
     if session is None:
         return project_folder(path) / PROJECT_MEMORY_DIRNAME
@@ -257,12 +260,17 @@ def _memory_dir_from(
     # a relative cwd would be read against this process's folder, not the session's
     if cwd and os.path.isabs(cwd) and os.path.isdir(cwd):
         keys.append(sanitize_path(project_key_root_of(cwd, git=git)))
+    # the key each folder up from its working one has now, when the project moved (moved_keys)
+    moved = {key_fold(old): now for old, now in moved_keys(cwd, folder.name)}
     for key in keys:
-        if key_fold(key) == key_fold(folder.name):
-            return beside
-        candidate = folder.parent / _folder_named(folder.parent, key) / PROJECT_MEMORY_DIRNAME
-        if candidate.is_dir():
-            return candidate
+        for named in (key, moved.get(key_fold(key))):
+            if named is None:
+                continue
+            if key_fold(named) == key_fold(folder.name):
+                return beside
+            candidate = folder.parent / _folder_named(folder.parent, named) / PROJECT_MEMORY_DIRNAME
+            if candidate.is_dir():
+                return candidate
     return beside
 
 

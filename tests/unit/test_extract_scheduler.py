@@ -21,7 +21,11 @@ from memdir_nb.formats.session_model import Turn
 from memdir_nb.home.sessions import read_session
 from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.conftest import build_moved_home_session, write_long_transcript
+from tests.conftest import (
+    build_moved_home_session,
+    build_moved_subfolder_session,
+    write_long_transcript,
+)
 from tests.support.transcripts import api_error_reply, append_copy, numbered_messages
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
@@ -519,3 +523,13 @@ def test_another_dir_given_for_a_moved_homes_session_takes_none_of_its_writes(
     sched = ExtractionScheduler(other, lambda request: None)
     assert sched.on_transcript(path).action == "ran"
     assert sched.moved_from == ()
+
+
+def test_a_write_into_a_moved_projects_git_root_dir_from_a_subfolder_session_is_the_agents(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_subfolder_session(tmp_path)
+    sched = ExtractionScheduler(path.parent.parent / "-srv-work-kiln" / "memory", print)
+    assert sched.on_transcript(path).action == "skipped_main_agent_wrote"
+    beside = ExtractionScheduler(path.parent / "memory", print)
+    assert beside.on_transcript(path).action == "ran"

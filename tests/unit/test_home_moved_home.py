@@ -6,8 +6,9 @@ from pathlib import Path
 
 from memdir_nb.formats.session_model import Session
 from memdir_nb.home.moved_home import former_keys, former_keys_of_file, head_cwd
+from memdir_nb.home.sessions import read_session
 from memdir_nb.spec.constants import SESSION_HEAD_READ_MAX_BYTES
-from tests.conftest import build_moved_home_session
+from tests.conftest import build_moved_home_session, build_moved_subfolder_session
 
 
 def test_a_moved_homes_session_names_its_old_key_for_the_dir_beside_it_and_for_no_other(
@@ -57,3 +58,14 @@ def test_a_loose_transcript_beside_a_loose_memory_dir_is_no_moved_home(tmp_path:
     # no `projects/<key>/` around them: the folder's name is no project key that could have moved
     loose = Session(path=str(tmp_path / "work" / "s.jsonl"), cwd="/media/old/kiln")
     assert former_keys(loose, tmp_path / "work" / "memory") == ()
+
+
+def test_a_subfolder_session_of_a_moved_project_names_its_git_roots_old_key_for_its_dir_now(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_subfolder_session(tmp_path)
+    projects = path.parent.parent
+    session = read_session(path)
+    assert former_keys(session, projects / "-srv-work-kiln" / "memory") == ("-media-old-kiln",)
+    assert former_keys(session, path.parent / "memory") == ("-media-old-kiln-web",)
+    assert former_keys_of_file(path, projects / "-srv-work-kiln" / "memory") == ("-media-old-kiln",)

@@ -35,6 +35,7 @@ from memdir_nb.storage import line_reader
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.conftest import build_moved_subfolder_session
 from tests.support.long_paths import padded_path, path_bytes
 from tests.support.transcripts import cli_recalled, long_session, pane_teammate
 
@@ -943,3 +944,15 @@ def test_a_transcript_of_file_snapshots_only_is_dated_by_its_snapshots_not_its_c
         "2026-03-04T16:58:45Z",
         "2026-03-04T17:02:00Z",
     )
+
+
+def test_a_moved_projects_subfolder_session_uses_and_is_listed_with_its_git_roots_dir_now(
+    tmp_path: Path,
+) -> None:
+    # its records name `-media-old-kiln/memory` (the git root as it was keyed before the move);
+    # no such folder is here and /media/old/kiln/web is on no disk: the key now is the
+    # transcript's folder less what `web` adds to the git root's key
+    path = build_moved_subfolder_session(tmp_path)
+    parent = path.parent.parent / "-srv-work-kiln" / "memory"
+    assert memory_dir_for_transcript(path, read_session(path)) == parent
+    assert [s.path for s in sessions_using(parent)] == [str(path)]

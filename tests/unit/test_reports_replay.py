@@ -15,7 +15,7 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.conftest import build_moved_home_session
+from tests.conftest import build_moved_home_session, build_moved_subfolder_session
 from tests.support.child_env import child_env
 from tests.support.transcripts import (
     api_error_reply,
@@ -824,3 +824,19 @@ def test_another_dir_given_for_a_moved_homes_session_takes_none_of_its_own_write
     assert [t.agent_wrote for t in replay.turns] == [[], []]
     assert replay.turns[0].existing == ["project_kiln_limit.md"]
     assert not [n for n in replay.notes if "-media-old-kiln" in n]
+
+
+def test_a_moved_projects_subfolder_session_wrote_into_its_git_roots_dir_now(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_subfolder_session(tmp_path)
+    parent = path.parent.parent / "-srv-work-kiln" / "memory"
+    replay = replay_session(path, parent, now_ms=SAMPLE_NOW_MS)
+    first, second = replay.turns
+    assert first.existing == []  # the memory did not exist before the session wrote it
+    assert second.agent_wrote == ["project_dashboard_port.md"] and second.extraction is not None
+    assert second.extraction.action == "skipped_main_agent_wrote"
+    assert [n for n in replay.notes if "-media-old-kiln/memory" in n]
+    # the subfolder's own dir took none of it: the write went to the git root's
+    beside = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    assert [t.agent_wrote for t in beside.turns] == [[], []]
