@@ -1786,3 +1786,38 @@ def build_moved_subfolder_session(tmp_path: Path) -> Path:
     path = folder / "sub.jsonl"
     path.write_text(w.text())
     return path
+
+
+RECAP_TEXT = (
+    "Glaze log parser: fixed the cone-6 column; next, check the cooling curve. "
+    "(disable recaps in /config)"
+)
+
+
+def build_notices_session(root: Path) -> Path:
+    """A Claude home of one 2.1 session with the records newer versions write beside the
+    conversation (real39: shapes seen in public transcripts and readers, written anew): a `mode`
+    line first, an `informational` line at level info after each turn's answer (a Stop hook
+    that completed, its name in terminal bold), one at level warning (a usage limit) in the
+    second turn, and an `away_summary` recap after it; then records of those types in shapes
+    no CLI writes (a list for content, an object for subtype, a number for mode, a blank recap).
+    Two turns. Returns the transcript."""
+    project = root / "claude" / "projects" / "-home-ana-kiln-log"
+    project.mkdir(parents=True)
+    w = RecordWriter("notices", "/home/ana/kiln-log", "2026-11-30T09:00:00.000Z", seed="notices")
+    w.bookkeeping("mode", mode="normal", sessionId="notices")
+    hook = "\x1b[1mStop\x1b[22m [~/.claude/hooks/lint.sh] completed successfully"
+    for n, prompt in enumerate(("Why does the cone-6 column read zero?", "And the cooling?")):
+        w.prompt(prompt)
+        w.response([{"type": "text", "text": f"Answer {n + 1}."}])
+        w.system("informational", content=hook, level="info", isMeta=False)
+    w.system("informational", content="Usage limit reached · resets 9:50", level="warning")
+    w.system("away_summary", content=RECAP_TEXT, isMeta=False)
+    w.system("away_summary", content=["not", "text"])
+    w.system("away_summary", content="   ")
+    w.emit({"type": "system", "subtype": {"kind": "informational"}, "content": "x"})
+    w.bookkeeping("mode", mode=4, sessionId="notices")
+    w.bookkeeping("mode", mode="plan", sessionId="notices")
+    path = project / "notices.jsonl"
+    path.write_text(w.text())
+    return path

@@ -171,6 +171,7 @@ class SessionFile:
     # "compaction" | "suggestion"; UNKNOWN_KIND for a top-level file not read (or unreadable)
     kind: str = "main"
     forked_from: str | None = None  # the session a `/fork` copied its history from
+    recap: str | None = None  # the last recap the CLI wrote on the user's return (away_summary)
 
     @property
     def date(self) -> str:
@@ -418,6 +419,7 @@ def described(info: SessionFile) -> SessionFile:
             "is_subagent": session.kind == "subagent",
             "kind": session.kind,
             "forked_from": session.forked_from,
+            "recap": session.notices.latest_recap,
         }
     )
 

@@ -47,6 +47,7 @@ from memdir_nb.recall.find import recall_memories
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
+from memdir_nb.reports.replay_notices import notice_notes
 from memdir_nb.reports.replay_table import (
     CLI_SURFACED_SHOWN,
     EXTRACTION_LABELS,
@@ -292,7 +293,8 @@ def _moved_note(session: Session, recorded: str, moved_from: tuple[str, ...]) ->
 
 def _session_notes(session: Session) -> list[str]:
     """What the replay says about the session before its turns: whose transcript it is, a
-    fork, history written again, refusals."""
+    fork, history written again, refusals, and what the CLI told the user beside the
+    conversation (recaps, notices: reports.replay_notices)."""
     notes = []
     if session.kind in _CLI_AGENT_NOTES:
         notes.append(_CLI_AGENT_NOTES[session.kind])
@@ -309,7 +311,7 @@ def _session_notes(session: Session) -> list[str]:
             "a conversation handed to an agent, or a second /compact writing the session's own "
             "records again); the copies are left out, so each turn is read once"
         )
-    return notes + _refusal_notes(session)
+    return notes + _refusal_notes(session) + notice_notes(session)
 
 
 def _rows(
