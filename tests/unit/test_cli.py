@@ -849,6 +849,8 @@ def test_sessions_lists_main_and_subagent_transcripts_per_project(sample_home: P
     agent = next(ln for ln in lines if "agent-a71c0d9e4b2f38a65" in ln)
     assert "2026-05-12" in main and " 7 turns" in main and "main" in main
     assert "subagent" in agent and " 1 turn " in agent
+    # the sample's meta file has the Task's description, as 2.1.x writes it (notebook 11 shows it)
+    assert agent.endswith("  Find payments sandbox callers [Explore]")
     assert lines[-1] == "2 transcripts: 1 main, 1 subagent."
 
 
