@@ -18,6 +18,7 @@ from hypothesis import settings
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.demo import build_demo_memory_dir
+from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support import NOW, AttackTree, build_attack_tree
 from tests.support.unix_socket import unix_socket_at
 
@@ -1747,3 +1748,96 @@ def build_subagent_meta_home(root: Path) -> Path:
 def subagent_meta_home(tmp_path: Path) -> Path:
     """build_subagent_meta_home in tmp_path."""
     return build_subagent_meta_home(tmp_path)
+
+
+def build_moved_home_session(tmp_path: Path) -> Path:
+    """A home copied to another machine and its project folder renamed with it: the transcript
+    now sits under `-srv-work-kiln`, while the session ran in /media/old/kiln with its config
+    dir inside the project, so its tool calls write `…/-media-old-kiln/memory/…` (its second
+    turn; the first writes nothing). Returns the transcript."""
+    calls_memory = "/media/old/kiln/.claude_alt/projects/-media-old-kiln/memory"
+    w = RecordWriter("moved", "/media/old/kiln", "2026-04-02T08:00:00.000Z", seed="moved")
+    w.prompt("what does the kiln controller need")
+    w.response([{"type": "text", "text": "a thermocouple reader"}])
+    w.prompt("remember that the kiln tops out at 1280 degrees")
+    call = w.tool_use(
+        "Write", {"file_path": f"{calls_memory}/project_kiln_limit.md", "content": "x"}
+    )
+    w.response([call])
+    w.result(call, "File created successfully", detail={"type": "create"})
+    w.response([{"type": "text", "text": "saved"}])
+    folder = tmp_path / "projects" / "-srv-work-kiln"
+    (folder / "memory").mkdir(parents=True)
+    (folder / "memory" / "project_kiln_limit.md").write_text(
+        "---\nname: Kiln limit\ndescription: the kiln tops out at 1280 degrees\n"
+        "type: project\n---\n\nThe kiln's ceiling is 1280 degrees.\n"
+    )
+    path = folder / "moved.jsonl"
+    path.write_text(w.text())
+    return path
+
+
+def build_moved_subfolder_session(tmp_path: Path) -> Path:
+    """A project moved from /media/old/kiln to /srv/work/kiln with its project folders renamed
+    to match: a session run in its `web` subfolder is filed under `-srv-work-kiln-web`, and
+    wrote (its second turn) into the memory of the project's git root as it was keyed then,
+    `…/-media-old-kiln/memory/…`, which is `-srv-work-kiln/memory` now. The subfolder's own
+    folder has a memory dir too, which the write did not go to. Returns the transcript."""
+    calls_memory = "/home/ana/.claude/projects/-media-old-kiln/memory"
+    w = RecordWriter("sub", "/media/old/kiln/web", "2026-04-03T08:00:00.000Z", seed="sub")
+    w.prompt("which port does the kiln dashboard use")
+    w.response([{"type": "text", "text": "8080, from web/config.toml"}])
+    w.prompt("remember that the dashboard listens on 8080")
+    call = w.tool_use(
+        "Write", {"file_path": f"{calls_memory}/project_dashboard_port.md", "content": "x"}
+    )
+    w.response([call])
+    w.result(call, "File created successfully", detail={"type": "create"})
+    w.response([{"type": "text", "text": "saved"}])
+    projects = tmp_path / "projects"
+    parent = projects / "-srv-work-kiln" / "memory"
+    parent.mkdir(parents=True)
+    (parent / "project_dashboard_port.md").write_text(
+        "---\nname: Dashboard port\ndescription: the kiln dashboard listens on 8080\n"
+        "type: project\n---\n\nThe dashboard's port is 8080.\n"
+    )
+    folder = projects / "-srv-work-kiln-web"
+    (folder / "memory").mkdir(parents=True)
+    path = folder / "sub.jsonl"
+    path.write_text(w.text())
+    return path
+
+
+RECAP_TEXT = (
+    "Glaze log parser: fixed the cone-6 column; next, check the cooling curve. "
+    "(disable recaps in /config)"
+)
+
+
+def build_notices_session(root: Path) -> Path:
+    """A Claude home of one 2.1 session with the records newer versions write beside the
+    conversation (real39: shapes seen in public transcripts and readers, written anew): a `mode`
+    line first, an `informational` line at level info after each turn's answer (a Stop hook
+    that completed, its name in terminal bold), one at level warning (a usage limit) in the
+    second turn, and an `away_summary` recap after it; then records of those types in shapes
+    no CLI writes (a list for content, an object for subtype, a number for mode, a blank recap).
+    Two turns. Returns the transcript."""
+    project = root / "claude" / "projects" / "-home-ana-kiln-log"
+    project.mkdir(parents=True)
+    w = RecordWriter("notices", "/home/ana/kiln-log", "2026-11-30T09:00:00.000Z", seed="notices")
+    w.bookkeeping("mode", mode="normal", sessionId="notices")
+    hook = "\x1b[1mStop\x1b[22m [~/.claude/hooks/lint.sh] completed successfully"
+    for n, prompt in enumerate(("Why does the cone-6 column read zero?", "And the cooling?")):
+        w.prompt(prompt)
+        w.response([{"type": "text", "text": f"Answer {n + 1}."}])
+        w.system("informational", content=hook, level="info", isMeta=False)
+    w.system("informational", content="Usage limit reached · resets 9:50", level="warning")
+    w.system("away_summary", content=RECAP_TEXT, isMeta=False)
+    w.system("away_summary", content=["not", "text"])
+    w.system("away_summary", content="   ")
+    w.emit({"type": "system", "subtype": {"kind": "informational"}, "content": "x"})
+    w.bookkeeping("mode", mode=4, sessionId="notices")
+    w.bookkeeping("mode", mode="plan", sessionId="notices")
+    path = project / "notices.jsonl"
+    path.write_text(w.text())
+    return path

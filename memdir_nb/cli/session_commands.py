@@ -29,7 +29,7 @@ from memdir_nb.reports.replay import StreamedReplay, iter_replay
 from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
 from memdir_nb.spec.constants import PROJECTS_DIRNAME
 from memdir_nb.spec.shown_names import terminal_name
-from memdir_nb.spec.text import plural, terminal_line, terminal_safe
+from memdir_nb.spec.text import clip, one_line, plural, terminal_line, terminal_safe
 from memdir_nb.storage.access import ReadRefused
 
 _KIND_NAMES = {
@@ -128,6 +128,7 @@ def _print_sessions(
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
         note += f"  (fork of {terminal_name(s.forked_from)})" if s.forked_from else ""
+        note += f"  (recap: {terminal_line(clip(one_line(s.recap), 72))})" if s.recap else ""
         meta = metas[s.path]
         note += f"  {meta.shown}" if meta is not None else ""  # what the subagent was for
         _say_line(

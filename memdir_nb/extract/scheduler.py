@@ -20,6 +20,7 @@ from memdir_nb.extract.transcript import (
 from memdir_nb.extract.transcript_tail import FileCursor, LineSpan, TranscriptChunk, read_since
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.formats.transcript_records import TranscriptProblem
+from memdir_nb.home.moved_home import former_keys, former_keys_of_file
 from memdir_nb.home.sessions import read_session
 from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.storage.containment import absolute_dir
@@ -74,6 +75,11 @@ class ExtractionScheduler:
         if not isinstance(max_read_bytes, int) or max_read_bytes < 1:
             raise ValueError(f"max_read_bytes must be a whole number >= 1, got {max_read_bytes!r}")
         self.memory_dir = absolute_dir(memory_dir)
+        # the keys besides the dir's own whose memory paths are this dir: a moved home's old
+        # key (home.moved_home.former_keys), set by on_transcript and replay_session for the
+        # session they read; a caller feeding on_turn_end itself may set it the same way
+        self.moved_from: tuple[str, ...] = ()
+        self._moved_for: str | None = None  # the transcript moved_from was found for
         self.extract = extract
         self.turns_between = turns_between
         self.cursor: str | None = None
@@ -112,6 +118,7 @@ class ExtractionScheduler:
         messages count as new. Bad lines are recorded in `problems`.
         """
         self._follow_cursor()
+        self._moved_for_file(path)
         chunk = read_since(path, self.file_cursor, self.cursor, max_bytes=self.max_read_bytes)
         self.last_chunk = chunk
         self.problems = list(chunk.transcript.problems)
@@ -133,6 +140,14 @@ class ExtractionScheduler:
                 "for the next run"
             )
         return decision
+
+    def _moved_for_file(self, path: str | os.PathLike[str]) -> None:
+        """moved_from for a transcript file, found from its head once per path (each run
+        reads only the bytes after the cursor, which need not name the working folder)."""
+        key = os.path.abspath(path)
+        if key != self._moved_for:
+            self.moved_from = former_keys_of_file(key, self.memory_dir)
+            self._moved_for = key
 
     def _follow_cursor(self, chunk: TranscriptChunk | None = None) -> None:
         """Point the file cursor at the cursor message's line, when the last read held it."""
@@ -249,11 +264,14 @@ class ExtractionScheduler:
         path: str | os.PathLike[str] | None
         if isinstance(source, Session):
             session, path = source, source.path
+            self.moved_from, self._moved_for = former_keys(session, self.memory_dir), None
             if messages is not None or not path:
                 kept = without_copies(session, messages or ())
                 return self._replayed(session, turn_prefixes(session, kept), lambda: kept)
         else:
             session, path = read_session(source), source
+            self.moved_from = former_keys(session, self.memory_dir)
+            self._moved_for = os.path.abspath(source)
         self.problems = []
         window = MessageWindow(path, session, whole=True, problems=self.problems)
         views = (WindowUpTo(window, end) for end in streamed_turn_ends(path, session))
@@ -286,7 +304,7 @@ class ExtractionScheduler:
             return self._record(
                 SchedulerDecision("nothing_new", "no messages since the cursor", trailing)
             )
-        writes = memory_writes(new, self.memory_dir)
+        writes = memory_writes(new, self.memory_dir, other_keys=self.moved_from)
         if writes:
             self.cursor, self._cursor_at = messages[-1].uuid, len(messages) - 1
             self.turns_since_last = 0

@@ -252,7 +252,10 @@ def messages_since(
 
 
 def memory_writes(
-    messages: Iterable[TranscriptMessage], memory_dir: str | os.PathLike[str]
+    messages: Iterable[TranscriptMessage],
+    memory_dir: str | os.PathLike[str],
+    *,
+    other_keys: Sequence[str] = (),
 ) -> list[str]:
     """file_paths of the main agent's Write/Edit tool calls that target the memory dir.
 
@@ -260,8 +263,10 @@ def memory_writes(
     paths are in the memory dir is decided as the replay's rebuild of the dir decides it
     (formats.memory_timeline.MemoryPaths): a Windows path counts only when it points into
     the dir's own project folder, and a relative path is never joined onto the memory dir.
+    other_keys: keys besides the dir's own whose memory paths are this dir (a moved home's
+    old key, home.moved_home.former_keys).
     """
-    paths = MemoryPaths(memory_dir)
+    paths = MemoryPaths(memory_dir, other_keys=other_keys)
     found = []
     for m in messages:
         if m.type != "assistant" or m.is_sidechain:  # a subagent's write is not the main agent's

@@ -28,7 +28,6 @@ from memdir_nb.formats.session_model import (
     Session,
     ToolCall,
     Turn,
-    cap_text,
     coordinator_placed,
     given_the_conversation,
     turns_were_sidechain,
@@ -44,6 +43,7 @@ from memdir_nb.spec.constants import (
     SESSION_QUEUED_PROMPT_MAX_CHARS,
     SESSION_TOOL_RESULT_MAX_CHARS,
 )
+from memdir_nb.spec.text import cap_text
 
 
 class SessionBuilder:
@@ -100,6 +100,7 @@ class SessionBuilder:
             return
         if uuid is not None:
             self._uuids.add(uuid)
+        self.session.notices.take(record, kind, self.turn_count)  # recaps, notices: no turns
         if kind in ("user", "assistant"):
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from memdir_nb.formats.session_model import CompactionPoint, Session, cap_text
+from memdir_nb.formats.session_model import CompactionPoint, Session
 from memdir_nb.spec.constants import SESSION_NOTE_MAX_CHARS
+from memdir_nb.spec.text import cap_text
 
 
 class Compactions:

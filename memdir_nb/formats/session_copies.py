@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_model import Session, cap_text, timestamp_ms
+from memdir_nb.formats.session_model import Session, timestamp_ms
 from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
+from memdir_nb.spec.text import cap_text
 
 # A main transcript's file name: its session id (subagent files are `agent-<id>.jsonl`).
 SESSION_FILE_NAME = re.compile(

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdir_nb.formats.session_notices import SessionNotices
 from memdir_nb.formats.transcript_attachments import (
     MEMORY_SAVED,
     OUTSIDE_EDIT,
@@ -49,10 +50,7 @@ from memdir_nb.spec.constants import (
     SESSION_RECORD_TYPE_MAX_CHARS,
     SESSION_RECORD_TYPES_MAX,
 )
-
-
-def cap_text(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + " [...]"
+from memdir_nb.spec.text import cap_text
 
 
 def cap_value(value: object, limit: int, depth: int = 0) -> object:
@@ -340,6 +338,8 @@ class Session:
     custom_titles: list[str] = field(default_factory=list)  # `custom-title` (/rename), each once
     # the memory indexes the CLI says it loaded (2.1.25x `instructions` notes), each once, at most 8
     memory_indexes: list[str] = field(default_factory=list)
+    # recaps, informational lines and mode records (formats.session_notices): never turns
+    notices: SessionNotices = field(default_factory=SessionNotices)
 
     outside_edit_count: int = (
         0  # `edited_text_file` notes kept on turns (SESSION_OUTSIDE_EDITS_MAX)

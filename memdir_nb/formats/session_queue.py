@@ -16,8 +16,9 @@ things make the plain FIFO reading wrong on real files:
 from __future__ import annotations
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_model import Turn, cap_text
+from memdir_nb.formats.session_model import Turn
 from memdir_nb.spec.constants import SESSION_QUEUED_PROMPT_MAX_CHARS
+from memdir_nb.spec.text import cap_text
 
 # Items waiting in the queue, kept at most: a hostile file of enqueues without their dequeues
 # must not grow memory (a real queue holds a handful); past it the oldest item is dropped.

@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from memdir_nb.formats.session_model import AssistantResponse, Session, cap_text
+from memdir_nb.formats.session_model import AssistantResponse, Session
 from memdir_nb.formats.transcript_records import record_id
+from memdir_nb.spec.text import cap_text
 
 REFUSAL_SUBTYPES = frozenset({"model_refusal_fallback", "model_refusal_no_fallback"})
 

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memdir_nb.formats.session_model import ToolCall, cap_text, mentions_memory
+from memdir_nb.formats.session_model import ToolCall, mentions_memory
 from memdir_nb.spec.constants import SESSION_TOOL_INPUT_MAX_CHARS, SESSION_TOOL_RESULT_MAX_CHARS
+from memdir_nb.spec.text import cap_text
 
 
 def whole_read(file: Mapping[str, Any]) -> bool:

@@ -38,8 +38,9 @@ from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
 from memdir_nb.formats.session_copies import prompt_key
-from memdir_nb.formats.session_model import Session, Turn, cap_text
+from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
+from memdir_nb.spec.text import cap_text
 
 MAX_ANSWERS = 1 << 20  # message ids remembered (past it, later answers open no block)
 _MAX_LEAD = 64  # records of a prompt's time read just before it, kept to take back with it

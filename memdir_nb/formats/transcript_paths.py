@@ -95,7 +95,7 @@ class MemoryPaths:
         other_keys: Sequence[str] = (),
     ):
         """other_keys: project keys besides the dir's own whose ``…/projects/<key>/memory``
-        paths are this dir too (a moved home's old key; see home.sessions.former_keys)."""
+        paths are this dir too (a moved home's old key; see home.moved_home.former_keys)."""
         given = slashed(os.fspath(memory_dir))
         root = posixpath.normpath(given if rooted(given) else slashed(os.path.abspath(given)))
         self.roots = [r.rstrip("/") + "/" for r in (root, *map(slashed, extra_roots))]

@@ -18,9 +18,10 @@ from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import Session, cli_agent_kind
-from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
+from memdir_nb.home.moved_keys import moved_keys
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
 from memdir_nb.home.transcript_folders import WORKFLOWS_DIRNAME, project_transcripts
 from memdir_nb.spec.bounded_cache import bounded_cache
@@ -121,7 +122,7 @@ def head_kind(path: str | os.PathLike[str]) -> str:
     except OSError:
         return UNKNOWN_KIND
     try:
-        head = _read_head(fd)
+        head = read_head(fd)
     except OSError:
         return UNKNOWN_KIND
     finally:
@@ -138,7 +139,7 @@ def head_kind(path: str | os.PathLike[str]) -> str:
     return "main" if ended else UNKNOWN_KIND
 
 
-def _read_head(fd: int) -> bytes:
+def read_head(fd: int) -> bytes:
     """Up to SESSION_HEAD_READ_MAX_BYTES + 1 bytes from the start of an open file (one more
     than the head tells whether the file goes on)."""
     chunks, left = [], SESSION_HEAD_READ_MAX_BYTES + 1
@@ -171,6 +172,7 @@ class SessionFile:
     # "compaction" | "suggestion"; UNKNOWN_KIND for a top-level file not read (or unreadable)
     kind: str = "main"
     forked_from: str | None = None  # the session a `/fork` copied its history from
+    recap: str | None = None  # the last recap the CLI wrote on the user's return (away_summary)
 
     @property
     def date(self) -> str:
@@ -188,7 +190,7 @@ def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
 # A transcript's place in its project folder: home.transcript_folders (WORKFLOWS_DIRNAME).
 
 
-def _project_folder(path: str | os.PathLike[str]) -> Path:
+def project_folder(path: str | os.PathLike[str]) -> Path:
     """The project folder a transcript belongs to (a subagent's and a workflow agent's too)."""
     folder = Path(os.path.abspath(path)).parent
     if folder.parent.name == WORKFLOWS_DIRNAME and folder.parent.parent.name == "subagents":
@@ -235,10 +237,12 @@ def memory_dir_for_transcript(
        its own recall surfaced or its background agents saved, then the memory paths the
        session's own tool calls name (``…/projects/<key>/memory/…``);
     2. the session's working folder, when it exists on this machine: its canonical git root's key.
-    Otherwise the memory dir beside the transcript's project folder.
+    A key of 1. that names no folder here and is the key the working folder or one above it had
+    before the project moved is read as that folder's key now (home.moved_keys). Otherwise the
+    memory dir beside the transcript's project folder.
     """
     if session is None:
-        return _project_folder(path) / PROJECT_MEMORY_DIRNAME
+        return project_folder(path) / PROJECT_MEMORY_DIRNAME
     return _memory_dir_from(path, _pointers(session), git)
 
 
@@ -252,18 +256,23 @@ def _memory_dir_from(
     path: str | os.PathLike[str], pointers: tuple[tuple[str, ...], str | None], git: str | None
 ) -> Path:
     """memory_dir_for_transcript's rule, from the session's pointers (see there)."""
-    folder = _project_folder(path)
+    folder = project_folder(path)
     beside = folder / PROJECT_MEMORY_DIRNAME
     keys, cwd = list(pointers[0]), pointers[1]
     # a relative cwd would be read against this process's folder, not the session's
     if cwd and os.path.isabs(cwd) and os.path.isdir(cwd):
         keys.append(sanitize_path(project_key_root_of(cwd, git=git)))
+    # the key each folder up from its working one has now, when the project moved (moved_keys)
+    moved = {key_fold(old): now for old, now in moved_keys(cwd, folder.name)}
     for key in keys:
-        if key_fold(key) == key_fold(folder.name):
-            return beside
-        candidate = folder.parent / _folder_named(folder.parent, key) / PROJECT_MEMORY_DIRNAME
-        if candidate.is_dir():
-            return candidate
+        for named in (key, moved.get(key_fold(key))):
+            if named is None:
+                continue
+            if key_fold(named) == key_fold(folder.name):
+                return beside
+            candidate = folder.parent / _folder_named(folder.parent, named) / PROJECT_MEMORY_DIRNAME
+            if candidate.is_dir():
+                return candidate
     return beside
 
 
@@ -277,25 +286,6 @@ def _folder_named(projects: Path, key: str) -> str:
     except OSError:
         return key
     return next((name for name in names if key_fold(name) == key_fold(key)), key)
-
-
-def former_keys(session: Session, memory_dir: str | os.PathLike[str]) -> tuple[str, ...]:
-    """The key the session's recorded working folder had, when memory_dir is the dir beside
-    its transcript's project folder and that folder now has another name.
-
-    A home copied to another machine (or a CLAUDE_CONFIG_DIR inside a project that moved) files
-    the session under the new key, while its tool calls still name ``…/projects/<old key>/
-    memory/…``, the key of the folder it ran in as recorded: those paths are this dir. Empty
-    for any other dir (given by hand, a git root's) and for no working folder or a relative one.
-    """
-    cwd = session.cwd
-    if not session.path or not cwd or not rooted(slashed(cwd)):
-        return ()
-    folder = _project_folder(session.path)
-    if Path(os.path.abspath(memory_dir)).parent != folder:
-        return ()
-    key = sanitize_path(cwd)
-    return (key,) if key_fold(key) != key_fold(folder.name) else ()
 
 
 # A transcript names as many keys as its tool calls do (thousands in a long session), so the
@@ -376,6 +366,7 @@ def described(info: SessionFile) -> SessionFile:
             "is_subagent": session.kind == "subagent",
             "kind": session.kind,
             "forked_from": session.forked_from,
+            "recap": session.notices.latest_recap,
         }
     )
 

@@ -39,13 +39,15 @@ from memdir_nb.formats.memory_timeline import (
 from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
-from memdir_nb.home.sessions import former_keys, read_session
+from memdir_nb.home.moved_home import former_keys
+from memdir_nb.home.sessions import read_session
 from memdir_nb.recall.base import Selector
 from memdir_nb.recall.explain_selection import selection_explanation
 from memdir_nb.recall.find import recall_memories
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
+from memdir_nb.reports.replay_notices import notice_notes
 from memdir_nb.reports.replay_table import (
     CLI_SURFACED_SHOWN,
     EXTRACTION_LABELS,
@@ -278,7 +280,7 @@ def iter_replay(
 
 def _moved_note(session: Session, recorded: str, moved_from: tuple[str, ...]) -> list[str]:
     """Say so when the session's calls name the dir under the key its working folder had
-    (home.sessions.former_keys): the header names the dir beside the transcript."""
+    (home.moved_home.former_keys): the header names the dir beside the transcript."""
     folded = {key_fold(key) for key in moved_from}
     if not any(key_fold(key) in folded for key, _ in project_memory_parts(recorded)):
         return []
@@ -291,7 +293,8 @@ def _moved_note(session: Session, recorded: str, moved_from: tuple[str, ...]) ->
 
 def _session_notes(session: Session) -> list[str]:
     """What the replay says about the session before its turns: whose transcript it is, a
-    fork, history written again, refusals."""
+    fork, history written again, refusals, and what the CLI told the user beside the
+    conversation (recaps, notices: reports.replay_notices)."""
     notes = []
     if session.kind in _CLI_AGENT_NOTES:
         notes.append(_CLI_AGENT_NOTES[session.kind])
@@ -308,7 +311,7 @@ def _session_notes(session: Session) -> list[str]:
             "a conversation handed to an agent, or a second /compact writing the session's own "
             "records again); the copies are left out, so each turn is read once"
         )
-    return notes + _refusal_notes(session)
+    return notes + _refusal_notes(session) + notice_notes(session)
 
 
 def _rows(

@@ -329,6 +329,12 @@ def in_style(edited: str, end: str) -> str:
     return edited if end == "\n" else edited.replace("\n", end)
 
 
+def cap_text(text: str, limit: int) -> str:
+    """text cut to limit characters and marked " [...]", for what a transcript reader keeps
+    (a session's prompts, notes and results: formats.session_model and the modules beside it)."""
+    return text if len(text) <= limit else text[:limit] + " [...]"
+
+
 def clip(text: str, limit: int = 80) -> str:
     """text cut to limit characters, an ellipsis the last, for messages and listings."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"

@@ -24,6 +24,7 @@ from memdir_nb.storage import listing
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.conftest import build_notices_session
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 from tests.support.child_env import child_env
 
@@ -848,6 +849,8 @@ def test_sessions_lists_main_and_subagent_transcripts_per_project(sample_home: P
     agent = next(ln for ln in lines if "agent-a71c0d9e4b2f38a65" in ln)
     assert "2026-05-12" in main and " 7 turns" in main and "main" in main
     assert "subagent" in agent and " 1 turn " in agent
+    # the sample's meta file has the Task's description, as 2.1.x writes it (notebook 11 shows it)
+    assert agent.endswith("  Find payments sandbox callers [Explore]")
     assert lines[-1] == "2 transcripts: 1 main, 1 subagent."
 
 
@@ -2182,3 +2185,17 @@ def test_scan_with_a_limit_of_its_own_says_the_rest_are_past_that_limit_not_the_
     )
     assert main(["scan", str(mem), "--limit", "200"]) == 0
     assert "5 memories listed." in capsys.readouterr().out
+
+
+def test_sessions_shows_a_sessions_last_recap_made_safe_to_print(tmp_path: Path) -> None:
+    # real39: newer Claude Code writes an away_summary recap when the user comes back; the
+    # listing showed nothing of it. The record types beside it are no turns.
+    build_notices_session(tmp_path)
+    home = tmp_path / "claude"
+    out = run_cli("sessions", "--home", str(home))
+    assert out.returncode == 0, out.stderr
+    (row,) = [ln for ln in out.stdout.splitlines() if "notices" in ln]
+    assert " 2 turns" in row and "(recap: Glaze log parser: fixed the cone-6 column;" in row
+    assert "\x1b" not in out.stdout
+    (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
+    assert listed["recap"].startswith("Glaze log parser") and listed["turns"] == 2

@@ -18,9 +18,14 @@ from memdir_nb.extract import (
     read_transcript,
 )
 from memdir_nb.formats.session_model import Turn
+from memdir_nb.home.sessions import read_session
 from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.conftest import write_long_transcript
+from tests.conftest import (
+    build_moved_home_session,
+    build_moved_subfolder_session,
+    write_long_transcript,
+)
 from tests.support.transcripts import api_error_reply, append_copy, numbered_messages
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
@@ -479,3 +484,52 @@ def test_a_record_still_being_written_is_read_whole_by_a_later_run(
         out.write(text[40:])
     assert sched.on_transcript(path).action == "ran"
     assert _prompts(calls[-1]) == ["turn 1: what next"]
+
+
+# --------------------------------------------------------------------------- a moved home
+
+
+def test_a_write_under_a_moved_homes_old_key_is_the_main_agent_writing_for_a_live_run(
+    tmp_path: Path,
+) -> None:
+    # the memory dir beside the transcript is filed under the new key; the session's own
+    # Write named the key its working folder had (home.moved_home.former_keys)
+    path = build_moved_home_session(tmp_path)
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(path.parent / "memory", calls.append)
+    decision = sched.on_transcript(path)
+    assert decision.action == "skipped_main_agent_wrote", decision
+    assert "-media-old-kiln/memory/project_kiln_limit.md" in decision.detail
+    assert calls == [] and sched.moved_from == ("-media-old-kiln",)
+
+
+def test_a_replay_of_a_moved_homes_session_skips_the_turn_whose_write_went_to_the_old_key(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_home_session(tmp_path)
+    for source in (path, read_session(path)):
+        calls: list[ExtractionRequest] = []
+        sched = ExtractionScheduler(path.parent / "memory", calls.append)
+        actions = [d.action for _, d in sched.replay_session(source)]
+        assert actions == ["ran", "skipped_main_agent_wrote", "nothing_new"], source
+
+
+def test_another_dir_given_for_a_moved_homes_session_takes_none_of_its_writes(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_home_session(tmp_path)
+    other = tmp_path / "elsewhere" / "-srv-work-other" / "memory"
+    other.mkdir(parents=True)
+    sched = ExtractionScheduler(other, lambda request: None)
+    assert sched.on_transcript(path).action == "ran"
+    assert sched.moved_from == ()
+
+
+def test_a_write_into_a_moved_projects_git_root_dir_from_a_subfolder_session_is_the_agents(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_subfolder_session(tmp_path)
+    sched = ExtractionScheduler(path.parent.parent / "-srv-work-kiln" / "memory", print)
+    assert sched.on_transcript(path).action == "skipped_main_agent_wrote"
+    beside = ExtractionScheduler(path.parent / "memory", print)
+    assert beside.on_transcript(path).action == "ran"

@@ -17,7 +17,7 @@ from memdir_nb.extract.transcript import iter_messages, read_message_skeletons
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.home.sessions import read_session
 from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
-from tests.conftest import write_long_transcript
+from tests.conftest import build_notices_session, write_long_transcript
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
 SAMPLE_MEMDIR = "/home/dev/.claude/projects/-home-dev-shop/memory"
@@ -166,3 +166,11 @@ def test_a_transcript_past_the_whole_read_cap_says_the_cap_and_how_to_read_the_r
     skeletons = read_message_skeletons(path)
     assert [m.uuid for m in skeletons] == uuids
     assert len(read_session(path).turns) == len(uuids) // 2 + len(uuids) % 2
+
+
+def test_recaps_informational_lines_and_modes_are_other_records_never_messages(
+    tmp_path: Path,
+) -> None:
+    transcript = read_transcript(build_notices_session(tmp_path))
+    assert [m.type for m in transcript.messages] == ["user", "assistant"] * 2
+    assert transcript.problems == [] and transcript.other_records == 10

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from memdir_nb import read_session
-from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.transcript_records import RECORD_ID_MAX_CHARS
 from memdir_nb.home import sessions as sessions_module
 from memdir_nb.home.path_rules import sanitize_path
@@ -21,7 +20,6 @@ from memdir_nb.home.sessions import (
     SessionFile,
     _pointers_of_file,
     described,
-    former_keys,
     iter_session_files,
     list_sessions,
     memory_dir_for_transcript,
@@ -37,6 +35,7 @@ from memdir_nb.storage import line_reader
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.conftest import build_moved_subfolder_session
 from tests.support.long_paths import padded_path, path_bytes
 from tests.support.transcripts import cli_recalled, long_session, pane_teammate
 
@@ -947,17 +946,13 @@ def test_a_transcript_of_file_snapshots_only_is_dated_by_its_snapshots_not_its_c
     )
 
 
-def test_a_moved_homes_session_names_its_old_key_for_the_dir_beside_it_and_for_no_other(
+def test_a_moved_projects_subfolder_session_uses_and_is_listed_with_its_git_roots_dir_now(
     tmp_path: Path,
 ) -> None:
-    # the transcript is filed under the new folder; the session ran in /media/old/kiln
-    folder = tmp_path / "projects" / "-srv-work-kiln"
-    session = Session(path=str(folder / "s.jsonl"), cwd="/media/old/kiln")
-    assert former_keys(session, folder / "memory") == ("-media-old-kiln",)
-    windows = Session(path=str(folder / "s.jsonl"), cwd="D:\\old\\kiln")
-    assert former_keys(windows, folder / "memory") == ("D--old-kiln",)
-    assert former_keys(session, tmp_path / "projects" / "-srv-other" / "memory") == ()
-    same = Session(path=str(folder / "s.jsonl"), cwd="/srv/work/kiln")
-    assert former_keys(same, folder / "memory") == ()  # not moved: its own key already
-    relative = Session(path=str(folder / "s.jsonl"), cwd="kiln")
-    assert former_keys(relative, folder / "memory") == ()
+    # its records name `-media-old-kiln/memory` (the git root as it was keyed before the move);
+    # no such folder is here and /media/old/kiln/web is on no disk: the key now is the
+    # transcript's folder less what `web` adds to the git root's key
+    path = build_moved_subfolder_session(tmp_path)
+    parent = path.parent.parent / "-srv-work-kiln" / "memory"
+    assert memory_dir_for_transcript(path, read_session(path)) == parent
+    assert [s.path for s in sessions_using(parent)] == [str(path)]

@@ -15,6 +15,7 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.conftest import build_moved_home_session, build_moved_subfolder_session
 from tests.support.child_env import child_env
 from tests.support.transcripts import (
     api_error_reply,
@@ -800,36 +801,10 @@ def test_a_file_the_scan_skips_is_noted_as_left_out_of_the_replay(sample: DemoSe
     )
 
 
-def _moved_home_session(tmp_path: Path) -> Path:
-    """A home copied to another machine and its project folder renamed with it: the transcript
-    now sits under `-srv-work-kiln`, while the session ran in /media/old/kiln with its config
-    dir inside the project, so its tool calls write `…/-media-old-kiln/memory/…`."""
-    calls_memory = "/media/old/kiln/.claude_alt/projects/-media-old-kiln/memory"
-    w = RecordWriter("moved", "/media/old/kiln", "2026-04-02T08:00:00.000Z", seed="moved")
-    w.prompt("what does the kiln controller need")
-    w.response([{"type": "text", "text": "a thermocouple reader"}])
-    w.prompt("remember that the kiln tops out at 1280 degrees")
-    call = w.tool_use(
-        "Write", {"file_path": f"{calls_memory}/project_kiln_limit.md", "content": "x"}
-    )
-    w.response([call])
-    w.result(call, "File created successfully", detail={"type": "create"})
-    w.response([{"type": "text", "text": "saved"}])
-    folder = tmp_path / "projects" / "-srv-work-kiln"
-    (folder / "memory").mkdir(parents=True)
-    (folder / "memory" / "project_kiln_limit.md").write_text(
-        "---\nname: Kiln limit\ndescription: the kiln tops out at 1280 degrees\n"
-        "type: project\n---\n\nThe kiln's ceiling is 1280 degrees.\n"
-    )
-    path = folder / "moved.jsonl"
-    path.write_text(w.text())
-    return path
-
-
 def test_a_session_of_a_moved_home_writes_its_memory_under_its_working_folders_old_key(
     tmp_path: Path,
 ) -> None:
-    path = _moved_home_session(tmp_path)
+    path = build_moved_home_session(tmp_path)
     replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
     first, second = replay.turns
     assert first.existing == []  # the memory did not exist before the session wrote it
@@ -842,10 +817,26 @@ def test_a_session_of_a_moved_home_writes_its_memory_under_its_working_folders_o
 def test_another_dir_given_for_a_moved_homes_session_takes_none_of_its_own_writes(
     tmp_path: Path,
 ) -> None:
-    path = _moved_home_session(tmp_path)
+    path = build_moved_home_session(tmp_path)
     other = tmp_path / "elsewhere" / "-srv-work-other" / "memory"
     shutil.copytree(path.parent / "memory", other)
     replay = replay_session(path, other, now_ms=SAMPLE_NOW_MS)
     assert [t.agent_wrote for t in replay.turns] == [[], []]
     assert replay.turns[0].existing == ["project_kiln_limit.md"]
     assert not [n for n in replay.notes if "-media-old-kiln" in n]
+
+
+def test_a_moved_projects_subfolder_session_wrote_into_its_git_roots_dir_now(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_subfolder_session(tmp_path)
+    parent = path.parent.parent / "-srv-work-kiln" / "memory"
+    replay = replay_session(path, parent, now_ms=SAMPLE_NOW_MS)
+    first, second = replay.turns
+    assert first.existing == []  # the memory did not exist before the session wrote it
+    assert second.agent_wrote == ["project_dashboard_port.md"] and second.extraction is not None
+    assert second.extraction.action == "skipped_main_agent_wrote"
+    assert [n for n in replay.notes if "-media-old-kiln/memory" in n]
+    # the subfolder's own dir took none of it: the write went to the git root's
+    beside = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    assert [t.agent_wrote for t in beside.turns] == [[], []]

@@ -370,8 +370,11 @@ def build_demo_session(target: str | os.PathLike[str]) -> DemoSession:
     transcript.write_text(main, encoding="utf-8")
     subagent = agents / f"agent-{AGENT_ID}.jsonl"
     subagent.write_text(sub, encoding="utf-8")
+    # as 2.1.x writes it: the agent's type and the description the Task call gave (real38)
     (agents / f"agent-{AGENT_ID}.meta.json").write_text(
-        '{"agentType": "Explore", "spawnDepth": 1}\n', encoding="utf-8"
+        '{"agentType": "Explore", "description": "Find payments sandbox callers", '
+        '"spawnDepth": 1}\n',
+        encoding="utf-8",
     )
     for rel, (text, _) in sample_memory_after().items():
         (memory / rel).write_text(text, encoding="utf-8")

@@ -1,0 +1,50 @@
+"""The replay's notes on what the CLI told the user beside the conversation (formats.session_notices).
+
+A recap (away_summary) is listed with the turn it followed; an informational line of a
+level that stands out (anything but "info": notice, suggestion, warning...) with the turn it
+came in; "info" lines (a hook that completed, each turn) are counted in one note, as a
+terminal shows them only in its transcript view. A mode other than "normal" is named. None
+of them is a turn. The notes are plain text: the table makes each one safe to print.
+"""
+
+from __future__ import annotations
+
+from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.session_notices import RECAP, Notice
+from memdir_nb.spec.text import one_line, plural
+
+_QUIET_LEVEL = "info"
+_PLAIN_MODE = "normal"
+
+
+def notice_notes(session: Session) -> list[str]:
+    """The replay's notes for the session's recaps, informational lines and modes."""
+    notices = session.notices
+    notes = [_note(n) for n in notices.kept if n.kind == RECAP or n.level != _QUIET_LEVEL]
+    quiet = sum(1 for n in notices.kept if n.kind != RECAP and n.level == _QUIET_LEVEL)
+    if quiet:
+        notes.append(
+            f"{plural(quiet, 'informational line')} at level info (hooks that completed and "
+            "the like) left out"
+        )
+    gone = notices.recaps + notices.informational - len(notices.kept)
+    if gone > 0:
+        notes.insert(
+            0,
+            f"{plural(gone, 'earlier recap or informational line', 'earlier recaps or informational lines')}"
+            f" not kept: only the last {len(notices.kept)} are",
+        )
+    modes = [m for m in notices.modes if m != _PLAIN_MODE]
+    if modes:
+        notes.append(f"the session's mode records name: {', '.join(modes)}")
+    return notes
+
+
+def _note(notice: Notice) -> str:
+    """One recap or informational line, with its turn."""
+    text = one_line(notice.text)
+    if notice.kind == RECAP:
+        where = f"after turn {notice.turn}" if notice.turn else "before the first prompt"
+        return f"{where}, the recap the CLI showed the user on their return: {text}"
+    where = f"turn {notice.turn}" if notice.turn else "before the first prompt"
+    return f"{where}: the CLI told the user ({notice.level or 'no level'}): {text}"

@@ -1,0 +1,40 @@
+"""reports/replay_notices: the replay's notes on recaps, informational lines and modes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memdir_nb import replay_session
+from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.session_notices import RECAP, SESSION_NOTICES_KEPT
+from memdir_nb.reports.replay_notices import notice_notes
+from memdir_nb.ui.demo.session import SAMPLE_NOW_MS
+from tests.conftest import build_notices_session
+
+
+def test_a_replay_notes_the_recap_and_the_warning_and_counts_the_info_lines(
+    tmp_path: Path,
+) -> None:
+    path = build_notices_session(tmp_path)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    assert len(replay.turns) == 2
+    notes = notice_notes(replay.session)
+    assert notes == [
+        "turn 2: the CLI told the user (warning): Usage limit reached · resets 9:50",
+        "after turn 2, the recap the CLI showed the user on their return: Glaze log parser: "
+        "fixed the cone-6 column; next, check the cooling curve. (disable recaps in /config)",
+        "2 informational lines at level info (hooks that completed and the like) left out",
+        "the session's mode records name: plan",
+    ]
+    assert set(notes) <= set(replay.notes)
+
+
+def test_the_notes_say_how_many_were_not_kept() -> None:
+    session = Session()
+    for n in range(SESSION_NOTICES_KEPT + 2):
+        session.notices.take({"subtype": RECAP, "content": f"r{n}"}, "system", 0)
+    notes = notice_notes(session)
+    assert notes[0] == "2 earlier recaps or informational lines not kept: only the last 16 are"
+    assert (
+        notes[1] == "before the first prompt, the recap the CLI showed the user on their return: r2"
+    )
