@@ -270,7 +270,7 @@ while time.monotonic() < stop:
         time.sleep(random.random() * 0.05)
         f.write(new[len(new) // 2 :])
     i += 1
-    time.sleep(random.random() * 0.2)
+    time.sleep(0.4 if i % 6 == 0 else random.random() * 0.1)  # now and then, time to rebuild
 print(json.dumps({"saves": i, "lost": lost, "halves": sorted(halves)}))
 """
 )
