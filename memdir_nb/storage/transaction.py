@@ -13,6 +13,8 @@ through one: save, update, forget, promote, demote, dream apply and restore,
   with O_DIRECTORY|O_NOFOLLOW relative to the parent's descriptor, creates its temp file with
   O_CREAT|O_EXCL|O_NOFOLLOW in the final folder and renames it relative to that descriptor. A
   folder swapped for a symlink at any moment makes the write fail; it never lands outside.
+- **Settled reads.** A file a step reads is read once it stands still, and a rename whose
+  replaced file was written into since is undone (storage.step_reads: an editor saving in place).
 - **Secret guard.** A write into team memory is scanned whole (every frontmatter key,
   comments, body), with its file name; for a team MEMORY.md, the lines it adds. A move into
   team scans the raw file being moved.
