@@ -8,7 +8,8 @@ puts back) reads each file through `read_settled`: the read counts only when the
 least SETTLE_S ago, or was seen unchanged SETTLE_S earlier. A file that never stands still
 within SETTLE_TRIES reads, or by the caller's `deadline` (one for a whole export, WAIT_BUDGET_S
 away, so a dir where files keep changing costs it half a second, not 2 s a file), is `Unsettled`, and the caller
-leaves it out and says why.
+leaves it out and says why. A store step reads every file it rewrites the same way, through
+`settle` (storage.step_reads: it refuses a file that never stands still rather than leaving it out).
 
 A file that is written by rename (the store, Claude Code) is whole at every read; it pays
 nothing but one lstat. A writer that pauses longer than SETTLE_S inside one save is not seen.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from memdir_nb.spec.records import Record
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
@@ -27,8 +29,11 @@ __all__ = [
     "SETTLE_S",
     "SETTLE_TRIES",
     "WAIT_BUDGET_S",
+    "Identity",
     "Unsettled",
+    "identity",
     "read_settled",
+    "settle",
     "settle_deadline",
 ]
 
@@ -48,15 +53,61 @@ def settle_deadline() -> float:
     return time.monotonic() + WAIT_BUDGET_S
 
 
-def _identity(st: os.stat_result) -> tuple[int, int, int, int, int]:
+Identity = tuple[int, int, int, int, int]
+_R = TypeVar("_R")
+
+
+def identity(st: os.stat_result) -> Identity:
+    """What a read is checked against: device, inode, size, mtime and ctime."""
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _identity_now(path: str | os.PathLike[str]) -> tuple[int, int, int, int, int] | None:
+def _identity_now(path: str | os.PathLike[str]) -> Identity | None:
     try:
-        return _identity(os.lstat(path))
+        return identity(os.lstat(path))
     except OSError:
         return None  # gone or swapped: not the file that was read
+
+
+def _never(_: Identity) -> bool:
+    return False
+
+
+def settle(
+    read_once: Callable[[], tuple[_R, os.stat_result | None]],
+    identity_now: Callable[[], Identity | None],
+    *,
+    known: Callable[[Identity], bool] = _never,
+    clock_ns: Callable[[], int] = time.time_ns,
+    sleep: Callable[[float], object] = time.sleep,
+    deadline: float | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
+) -> _R | None:
+    """The one settle rule (above): read_once() until a read stood still; None if none did.
+
+    read_once gives what it read and the file's stat taken before the read (None: a refusal,
+    returned as it is). known(identity): the file is one whose writer is known to have written
+    it whole (a store step's rename), so it counts however recent. A recent file is read again
+    once it is SETTLE_S old: the pause is what is left of SETTLE_S, not SETTLE_S again.
+    """
+    seen = None  # the identity the previous read found unchanged across it
+    for _ in range(SETTLE_TRIES):
+        res, st = read_once()
+        if st is None:
+            return res
+        ident = identity(st)
+        wait = SETTLE_S
+        if identity_now() == ident:
+            age_ns = clock_ns() - st.st_ctime_ns  # a ctime ahead of the clock: not recent
+            if seen == ident or not 0 <= age_ns < SETTLE_S * 1e9 or known(ident):
+                return res
+            seen, wait = ident, SETTLE_S - age_ns / 1e9
+        else:
+            seen = None
+        if deadline is not None and monotonic() >= deadline:
+            break  # the caller's time for waiting is spent: no more pauses
+        sleep(wait)
+    return None
 
 
 def read_settled(
@@ -70,22 +121,21 @@ def read_settled(
     monotonic: Callable[[], float] = time.monotonic,
 ) -> ReadResult | ReadRefused | Unsettled:
     """reader.try_read(path, cap), repeated until the file stood still across a read (above)."""
-    seen = None  # the identity the previous read found unchanged across it
-    for _ in range(SETTLE_TRIES):
+
+    def read_once() -> tuple[ReadResult | ReadRefused, os.stat_result | None]:
         res = reader.try_read(path, cap)
-        if not isinstance(res, ReadResult):
-            return res
-        ident = _identity(res.stat)
-        if _identity_now(path) == ident:
-            age_ns = clock_ns() - res.stat.st_ctime_ns  # a ctime ahead of the clock: not recent
-            if seen == ident or not 0 <= age_ns < SETTLE_S * 1e9:
-                return res
-            seen = ident
-        else:
-            seen = None
-        if deadline is not None and monotonic() >= deadline:
-            break  # the caller's time for waiting is spent: no more pauses
-        sleep(SETTLE_S)
+        return res, res.stat if isinstance(res, ReadResult) else None
+
+    got = settle(
+        read_once,
+        lambda: _identity_now(path),
+        clock_ns=clock_ns,
+        sleep=sleep,
+        deadline=deadline,
+        monotonic=monotonic,
+    )
+    if got is not None:
+        return got
     return Unsettled(
         "was being written by another program while it was read (its size or times changed "
         "across every read while the export waited), so it was left out rather than archived "

@@ -13,6 +13,8 @@ through one: save, update, forget, promote, demote, dream apply and restore,
   with O_DIRECTORY|O_NOFOLLOW relative to the parent's descriptor, creates its temp file with
   O_CREAT|O_EXCL|O_NOFOLLOW in the final folder and renames it relative to that descriptor. A
   folder swapped for a symlink at any moment makes the write fail; it never lands outside.
+- **Settled reads.** A file a step reads is read once it stands still, and a rename whose
+  replaced file was written into since is undone (storage.step_reads: an editor saving in place).
 - **Secret guard.** A write into team memory is scanned whole (every frontmatter key,
   comments, body), with its file name; for a team MEMORY.md, the lines it adds. A move into
   team scans the raw file being moved.
@@ -35,7 +37,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.spec.text import lone_surrogate_problem
 from memdir_nb.storage import fsutil
@@ -53,8 +54,10 @@ from memdir_nb.storage.journal import journal_damage as journal_damage  # re-exp
 from memdir_nb.storage.journal import journal_problem as journal_problem  # re-exported
 from memdir_nb.storage.lock_file import lock_at
 from memdir_nb.storage.log_lock import StepLogsLock
+from memdir_nb.storage.step_reads import Published, check_replaced, read_settled_at
 from memdir_nb.storage.targets import Target as Target  # re-exported
 from memdir_nb.storage.targets import resolve_target
+from memdir_nb.storage.team_guard import guard_team_write
 from memdir_nb.storage.write_errors import ChangedMeanwhileError as ChangedMeanwhileError
 from memdir_nb.storage.write_errors import NotTextError as NotTextError  # re-exported
 from memdir_nb.storage.write_errors import NotUTF8Error as NotUTF8Error
@@ -91,6 +94,7 @@ class StoreTransaction:
         self._made_dirs: list[tuple[str, ...]] = []  # folders this step created, for a rollback
         self._txid = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._seqs = itertools.count(1)  # side files' sequence numbers in this step
+        self._published = Published()  # files steps renamed into place (step_reads)
 
     # -- life cycle
 
@@ -105,6 +109,7 @@ class StoreTransaction:
                 self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s, real_root
             )
             self.recovered = recover_journal(self._root_fd, real_root)  # with the logs' lock
+            self._published.fd = self._lock_fd
         except BaseException:
             self.close()
             raise
@@ -119,6 +124,7 @@ class StoreTransaction:
         finish_records(self._need_root(), self._records)
         self._hook("commit:cleaned")
         self._drop_journal()
+        self._published.save()
 
     def rollback(self) -> list[str]:
         """Undo every change of this step, newest first; return what could not be undone.
@@ -162,16 +168,23 @@ class StoreTransaction:
         return t
 
     def read_bytes(
-        self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
+        self,
+        path: str | os.PathLike[str],
+        *,
+        max_bytes: int = constants.STORE_READ_MAX_BYTES,
+        settled: bool = True,
     ) -> bytes | None:
-        """A regular file's bytes (None when absent); refuses symlinked folders, FIFOs and files over max_bytes."""
+        """A regular file's bytes (None when absent); refuses symlinked folders, FIFOs and files over
+        max_bytes. Read once the file stands still (step_reads); settled=False: as it is now."""
         t = self.resolve(path)
         try:
             dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=False)
         except FileNotFoundError:
             return None
         try:
-            return fsutil.read_at(dfd, t.parts[-1], max_bytes)
+            if not settled:
+                return fsutil.read_at(dfd, t.parts[-1], max_bytes)
+            return read_settled_at(dfd, t.parts[-1], max_bytes, t.rel, self._published)
         except FileNotFoundError:
             return None
         finally:
@@ -269,6 +282,9 @@ class StoreTransaction:
             self._hook(f"write:{t.rel}:backed-up")
             if existed or not self._link_new(dfd, tmp, name, t.rel):
                 os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            self._published.note(dfd, name)
+            if based_on is not None and backup is not None:  # an in-place save since the read
+                check_replaced(dfd, backup, based_on, t.rel)
             fsutil.fsync_fd(dfd)
             self._hook(f"write:{t.rel}:done")
         finally:
@@ -402,7 +418,7 @@ class StoreTransaction:
         """For a move or copy into team: the source's bytes, which pass the secret guard."""
         if not d.team:
             return None
-        scanned = self.read_bytes(src) or b""
+        scanned = self.read_bytes(src, settled=False) or b""  # _still_scanned checks it again
         self._guard(d, scanned)
         return scanned
 
@@ -429,25 +445,9 @@ class StoreTransaction:
             self.crash_hook(point)
 
     def _guard(self, t: Target, payload: bytes) -> None:
-        """The secret guard for a team target: whole file and name; for an index, its new lines."""
-        too_large = write_size_problem(t.rel, len(payload), constants.STORE_READ_MAX_BYTES)
-        if too_large is not None:  # too large to check for secrets, whatever the caller's cap
-            raise TooLargeToWriteError(too_large)
-        text = payload.decode("utf-8", "replace")
-        if t.parts[-1] == constants.ENTRYPOINT_NAME:
-            old_bytes = self.read_bytes(t.rel) or b""
-            # Lines end only at '\n', as the guard reads them (secret_scan._line_hits):
-            # str.splitlines would also cut at U+2028, VT, FF..., splitting
-            # `password:<U+2028>value` into two lines the guard then reads apart.
-            old = set(old_bytes.decode("utf-8", "replace").split("\n"))
-            added = "\n".join(line for line in text.split("\n") if line not in old)
-            findings = secret_scan.scan_for_secrets(
-                {"file name": t.rel, f"{t.rel} (added index lines)": added}
-            )
-        else:  # the whole file: every frontmatter key (decoded too), YAML comments, the body
-            findings = secret_scan.scan_memory_file(t.rel, text)
-        if findings:
-            raise secret_scan.SecretInTeamMemoryError(findings)
+        """The secret guard for a team target (storage.team_guard), with the index it replaces."""
+        index = t.parts[-1] == constants.ENTRYPOINT_NAME
+        guard_team_write(t, payload, self.read_bytes(t.rel, settled=False) if index else None)
 
     def _log(self, record: dict[str, Any]) -> None:
         root = self._need_root()

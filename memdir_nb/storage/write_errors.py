@@ -59,6 +59,20 @@ class ChangedMeanwhileError(ValueError):
         )
 
 
+class StillBeingWrittenError(ChangedMeanwhileError):
+    """A file a step would rewrite changed across every read while the step waited for it to stand
+    still (an editor saving in place, storage.step_reads); nothing written."""
+
+    def __init__(self, rel: str) -> None:
+        ValueError.__init__(
+            self,
+            f"{rel} was being written by another program (an editor saving in place) for as long "
+            "as this step waited for it to stand still, so the step wrote nothing rather than "
+            "rewrite half of it; retry once it is saved",
+        )
+        self.rel = rel
+
+
 def appeared_meanwhile(src: str, dst: str, done: str) -> FileExistsError:
     """A move's or copy's new name `dst` that another program made after the step checked it was
     free: that file is kept as it is, and the step (done: "moved", "copied") did nothing."""

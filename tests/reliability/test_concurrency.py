@@ -248,3 +248,73 @@ def test_export_beside_an_editor_saving_in_place_never_archives_half_a_memory(
     assert editor.returncode == 0, err.decode()
     assert int(out) > 0 and packed > 0
     assert half == 0
+
+
+INDEX_IN_PLACE_EDITOR = (
+    RACE_START
+    + r"""
+import json, random, re
+path, i, lost, halves = sys.argv[3], 0, [], set()
+whole = re.compile(r"- editor line \d{5}")
+while time.monotonic() < stop:
+    with open(path, encoding="utf-8") as f:
+        old = f.read()
+    if i and f"- editor line {i - 1:05d}\n" not in old:
+        lost.append(i - 1)  # its last save is not in the live index
+    halves |= {l for l in old.split("\n") if "- ed" in l and not whole.fullmatch(l)}
+    new = old + f"- editor line {i:05d}\n"
+    with open(path, "r+", encoding="utf-8") as f:  # an in-place save, pausing between its writes
+        f.truncate(0)
+        f.write(new[: len(new) // 2])
+        f.flush()
+        time.sleep(random.random() * 0.05)
+        f.write(new[len(new) // 2 :])
+    i += 1
+    time.sleep(0.4 if i % 6 == 0 else random.random() * 0.1)  # now and then, time to rebuild
+print(json.dumps({"saves": i, "lost": lost, "halves": sorted(halves)}))
+"""
+)
+
+
+@pytest.mark.timeout(120)
+def test_rebuild_index_beside_an_editor_saving_the_index_in_place_loses_no_line(
+    tmp_path: Path,
+) -> None:
+    """attack38b §55, left alone then: a rebuild read MEMORY.md between an in-place save's two
+    writes and renamed an index built from that half into place; the editor's second write went
+    into the file moved aside. 6 of 750 lines left the live index, which kept a half line."""
+    from memdir_nb.storage.store import MemoryStore
+    from memdir_nb.storage.write_errors import ChangedMeanwhileError
+
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    index = mem / "MEMORY.md"
+    index.write_text("# Index\n", encoding="utf-8")
+    go = tmp_path / "go"
+    editor = subprocess.Popen(
+        [sys.executable, "-c", INDEX_IN_PLACE_EDITOR, str(go), "6", str(index)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(0.5)
+    go.touch()
+    store, n, rebuilt, refused = MemoryStore(mem), 0, 0, list[str]()
+    while editor.poll() is None:
+        n += 1
+        (mem / f"r{n}.md").write_text(
+            f"---\nname: r{n}\ndescription: memory {n}\ntype: reference\n---\nbody\n",
+            encoding="utf-8",
+        )
+        try:
+            rebuilt += bool(store.rebuild_index_files().written)
+        except ChangedMeanwhileError as exc:  # refused with its fix: the editor's save kept
+            refused.append(str(exc))
+    out, err = editor.communicate(timeout=60)
+    assert editor.returncode == 0, err.decode()
+    seen = json.loads(out)
+    assert seen["saves"] > 20 and rebuilt > 0
+    assert seen["lost"] == [] and seen["halves"] == []
+    assert all("retry" in why for why in refused)
+    text = index.read_text(encoding="utf-8")
+    assert f"- editor line {seen['saves'] - 1:05d}\n" in text
+    assert not [line for line in text.split("\n") if "- ed" in line and "line" not in line]
