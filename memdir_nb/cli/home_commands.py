@@ -11,6 +11,7 @@ from pathlib import Path
 
 from memdir_nb.cli.dir_commands import cmd_export_archive
 from memdir_nb.formats.jsonio import dumps_output
+from memdir_nb.home import settings_files
 from memdir_nb.home.claude_homes import claude_homes_of, discovered_homes
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.reports.diagnosis import format_doctor
@@ -29,7 +30,13 @@ def _config_for(args: argparse.Namespace) -> MemdirConfig:
     home = args.home
     if home is not None and home.name == ".claude" and not (home / ".claude").is_dir():
         home = home.parent
-    with _held_warnings(logging.getLogger(MemdirConfig.__module__)) as held:
+    # The settings layers warn through their own module's logger (home.settings_files), the
+    # environment through home.config's: both are held.
+    loggers = (
+        logging.getLogger(MemdirConfig.__module__),
+        logging.getLogger(settings_files.__name__),
+    )
+    with _held_warnings(*loggers) as held:
         config = MemdirConfig.from_environment(
             cwd=args.cwd, home=home, flag_settings_path=args.settings
         )
@@ -48,8 +55,8 @@ def _config_for(args: argparse.Namespace) -> MemdirConfig:
 
 
 @contextmanager
-def _held_warnings(log: logging.Logger) -> Iterator[list[logging.LogRecord]]:
-    """Keep what `log` would emit inside the block in a list instead of emitting it."""
+def _held_warnings(*logs: logging.Logger) -> Iterator[list[logging.LogRecord]]:
+    """Keep what `logs` would emit inside the block in a list instead of emitting it."""
 
     held: list[logging.LogRecord] = []
 
@@ -57,11 +64,13 @@ def _held_warnings(log: logging.Logger) -> Iterator[list[logging.LogRecord]]:
         held.append(record)
         return False
 
-    log.addFilter(hold)
+    for log in logs:
+        log.addFilter(hold)
     try:
         yield held
     finally:
-        log.removeFilter(hold)
+        for log in logs:
+            log.removeFilter(hold)
 
 
 def _claude_homes(raw: list[Path] | None) -> list[Path]:
