@@ -10,7 +10,6 @@ command does not take) goes to the whole parser, so its usage and errors are unc
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib
 import os
 import sys
@@ -34,7 +33,6 @@ from memdir_nb.security.printed_output import terminal_safe_streams
 from memdir_nb.spec.collector import freeze_what_is_loaded
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
-from memdir_nb.spec.text import terminal_line
 
 PROG = "memdir-nb"
 HOME_HELP = (
@@ -472,27 +470,9 @@ def _run(args: argparse.Namespace) -> int:
         return 130
     except (ValueError, OSError) as exc:
         # Input we could not act on (a folder that vanished, a permission, a bad value):
-        # one line naming it, never a traceback. The names it quotes (a path, a manifest's
-        # file) may hold a newline: terminal_line keeps them on it (attack round 23).
-        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
-        print(f"error: {terminal_line(detail + where)}{_out_of_space(exc)}", file=sys.stderr)
+        # one line naming it, never a traceback. Local: only a command that failed needs
+        # its words, and `memdir-nb scan` imports no module it does not run (docs/performance.md).
+        from memdir_nb.cli.error_line import error_line
+
+        print(error_line(exc), file=sys.stderr)
         return 2
-
-
-_OUT_OF_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
-
-
-def _out_of_space(exc: BaseException) -> str:
-    """What a write the disk (or a quota, or `ulimit -f`) stopped means, after the system's own
-    words: every write is all or nothing (temp file and rename; the store's journal rolls a
-    step back), so nothing was left half-written. The store's own EFBIG refusals (a file over a
-    read cap) carry their own words and fix, and get nothing added."""
-    if not isinstance(exc, OSError) or exc.errno not in _OUT_OF_SPACE:
-        return ""
-    if exc.strerror != os.strerror(exc.errno):
-        return ""
-    return (
-        "; the disk is full or a size limit was reached, and nothing was left half-written: "
-        "free some space and run the command again"
-    )

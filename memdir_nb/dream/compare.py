@@ -3,7 +3,7 @@
 The planner (plan.py) asks two questions of a whole dir: which memories say the same thing
 (near-duplicates, merged) and which say opposite things (contradictions, flagged). Both are
 answered without comparing every pair: each text is reduced to its word stems once
-(spec.similarity.StemCache, shared by both steps), candidate pairs come from
+(spec.word_stems.StemCache, shared by both steps), candidate pairs come from
 spec.similarity.candidate_pairs, and only those are scored with rapidfuzz at the exact
 thresholds below. What is scored is prepared once per text: a head's tokens sorted, a
 contradiction text's distinct tokens sorted. On ASCII text that preparation gives every pair
@@ -47,11 +47,11 @@ from memdir_nb.machine import (
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
 from memdir_nb.spec.records import computed_once
 from memdir_nb.spec.similarity import (
-    StemCache,
     UnionFind,
     candidate_pair_columns,
     candidate_pairs,
 )
+from memdir_nb.spec.word_stems import StemCache
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies

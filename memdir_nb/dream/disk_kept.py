@@ -6,7 +6,7 @@ process each time) starts with nothing. This keeps, in one file under the cache 
 are pure functions of file contents:
 
 * `h` + a file's SHA-256 (of the exact bytes read, which decide its text): its header's
-  (name, description, type) as plan._head gives them;
+  (name, description, type) as plan_snapshot._head gives them;
 * `d` + a digest of a near-duplicate block's members, each as its file's SHA-256 and its
   name (a name may come from the file's path): the block's pairs, as indexes into it;
 * `c` + a digest of one type's members (their SHA-256s, in the plan's order): that type's
@@ -46,7 +46,7 @@ from memdir_nb.dream.compare import (
 )
 from memdir_nb.dream.kept import FoundPairs
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS, FRONTMATTER_MAX_LINES
-from memdir_nb.spec.similarity import stemmer_build
+from memdir_nb.spec.word_stems import stemmer_build
 from memdir_nb.storage.derived_cache import DerivedCache
 from memdir_nb.storage.scan import StatKey, stat_key
 
@@ -300,13 +300,13 @@ class PlanCache:
 
     def may_hold_heads(self) -> bool:
         """Whether `head` can find anything: not in a cold file, whose entries are only this
-        process's own puts (plan._HEADS holds those first)."""
+        process's own puts (plan_snapshot._HEADS holds those first)."""
         return self.file.holds_earlier()
 
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
         if not self.file.holds_earlier():
-            return None  # a cold file: only this plan's own puts, which plan._HEADS holds
+            return None  # a cold file: only this plan's own puts, which plan_snapshot._HEADS holds
         value = self.file.get("h" + sha)  # a list of three as written, or not used
         if not (isinstance(value, list) and len(value) == 3):
             return None

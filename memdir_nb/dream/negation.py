@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from itertools import chain
 from typing import NamedTuple
 
-from memdir_nb.spec.similarity import StemCache
+from memdir_nb.spec.word_stems import StemCache
 
 # The negation words and phrases, longer alternatives before their prefixes ("no longer"
 # before "no"): the pattern below and NEGATION_PHRASES are both built from this one list.

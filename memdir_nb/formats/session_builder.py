@@ -13,7 +13,8 @@ from typing import Any
 
 from memdir_nb.formats import session_rewrites as rw
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_calls import ToolCallBook, tool_call
+from memdir_nb.formats.session_blocks import read_blocks, read_results
+from memdir_nb.formats.session_calls import ToolCallBook
 from memdir_nb.formats.session_compactions import Compactions
 from memdir_nb.formats.session_copies import (
     CopiedHistory,
@@ -26,7 +27,6 @@ from memdir_nb.formats.session_model import (
     ENVELOPE_FACTS,
     AssistantResponse,
     Session,
-    ToolCall,
     Turn,
     coordinator_placed,
     given_the_conversation,
@@ -34,14 +34,12 @@ from memdir_nb.formats.session_model import (
 )
 from memdir_nb.formats.session_queue import InputQueue, absorb
 from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
-from memdir_nb.formats.session_results import result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
     SESSION_NOTE_MAX_CHARS,
     SESSION_PROMPT_MAX_CHARS,
     SESSION_QUEUED_PROMPT_MAX_CHARS,
-    SESSION_TOOL_RESULT_MAX_CHARS,
 )
 from memdir_nb.spec.text import cap_text
 
@@ -324,7 +322,7 @@ class SessionBuilder:
             self._queue.notification_arrived()
         elif kind == tr.TOOL_RESULT:
             self._idle = False
-            self._results(record, content, turn)
+            read_results(self._calls, record, content, turn)
 
     def _prompt(
         self, record: Mapping[str, Any], line_no: int, kind: str, content: object, images: int
@@ -354,15 +352,6 @@ class SessionBuilder:
         turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
         self._touch(turn, record)
-
-    def _results(self, record: Mapping[str, Any], content: object, turn: Turn) -> None:
-        detail = record.get("toolUseResult")
-        blocks = [b for b in tr.content_blocks(content) if b.get("type") == "tool_result"]
-        for block in blocks:
-            text = tr.block_text(block)
-            if tr.is_interrupt_result(text):
-                turn.interrupted = True
-            self._calls.result(result_of(block, text, detail if len(blocks) == 1 else None))
 
     def _answerable_bash(
         self, record: Mapping[str, Any], command: str, line_no: int
@@ -397,36 +386,10 @@ class SessionBuilder:
         self._retractions.saw(record, response, self.session)
         self.session.note_api_error(tr.api_error_text(record))
         self._idle = message.get("stop_reason") in ("end_turn", "stop_sequence")
-        for call in self._blocks(message.get("content"), response, record, line_no, False):
+        for call in read_blocks(
+            self._calls, message.get("content"), response, record, line_no, False
+        ):
             response.tool_calls.append(call)
-
-    def _blocks(
-        self,
-        content: object,
-        response: AssistantResponse | None,
-        record: Mapping[str, Any],
-        line_no: int,
-        sidechain: bool,
-    ) -> list[ToolCall]:
-        calls: list[ToolCall] = []
-        for block in tr.content_blocks(content):
-            kind = block.get("type")
-            if kind == "tool_use":
-                if self._calls.seen(str(block.get("id"))):
-                    continue  # the same call written again: counted once, where first seen
-                call = tool_call(block, record, line_no, sidechain, len(calls))
-                self._calls.add(call)
-                calls.append(call)
-            elif response is None:
-                continue
-            elif kind == "text":
-                text = tr.block_text(block)
-                if text and len(response.text) < SESSION_TOOL_RESULT_MAX_CHARS:
-                    joined = f"{response.text}\n{text}" if response.text else text
-                    response.text = cap_text(joined, SESSION_TOOL_RESULT_MAX_CHARS)
-            elif kind in ("thinking", "redacted_thinking"):
-                response.thinking_blocks += 1
-        return calls
 
     def _sidechain(self, record: Mapping[str, Any], line_no: int) -> None:
         """An inline subagent record (1.0.x): its tool calls and results, kept apart."""
@@ -437,9 +400,11 @@ class SessionBuilder:
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if record.get("type") == "assistant":
-            turn.sidechain_calls.extend(self._blocks(content, None, record, line_no, True))
+            turn.sidechain_calls.extend(
+                read_blocks(self._calls, content, None, record, line_no, True)
+            )
         else:
-            self._results(record, content, turn)
+            read_results(self._calls, record, content, turn)
 
     # -- other records -----------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ Bodies, windows, terms, the BM25 index and the vectors are kept per file (path +
 dir_index.DirIndex and in the on-disk VectorCache, so a warm call reads and encodes nothing
 (in a large dir: nothing once the bodies its shortlist names have been encoded).
 If the model package is missing, the selector warns once (SemanticFallbackWarning) and decides
-from the full-text channel alone; `fallback_reason` says why.
+from the full-text channel alone (full_text_fallback.py); `fallback_reason` says why.
 """
 
 from __future__ import annotations
@@ -41,18 +41,10 @@ from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.dir_index import DirIndex, MemoryDoc, best_windows, manifest_text
 from memdir_nb.recall.embedding import EMBEDDING_DIM, load_encoder
-from memdir_nb.recall.explain_selection import (
-    MemoryExplanation,
-    explain_lexical,
-    with_window,
-)
+from memdir_nb.recall.explain_selection import MemoryExplanation
+from memdir_nb.recall.full_text_fallback import full_text_fallback
 from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window
-from memdir_nb.recall.lexical import (
-    LexicalOptions,
-    ScoredMemory,
-    tokens,
-    tool_key,
-)
+from memdir_nb.recall.lexical import LexicalOptions, tokens, tool_key
 from memdir_nb.recall.model_files import ModelUnavailable
 from memdir_nb.recall.shortlist import body_shortlist
 from memdir_nb.recall.tool_classes import tool_classes
@@ -350,7 +342,10 @@ class SemanticSelector:
         if route is not None:
             why = f"{route}, full-text channel"
             if self.decision.full_text is None:
-                return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
+                return full_text_fallback(
+                    headers, docs, hits, classes, query_terms, self.options,
+                    limit=self.limit, why=why,
+                )  # fmt: skip
             local = index.window_terms(key, docs).coverage(fulltext, query_terms)
             zeros = [0.0] * len(headers)
             nowhere: list[int | None] = [None] * len(headers)
@@ -363,57 +358,13 @@ class SemanticSelector:
         sims = self._similarities(query, headers, cancel, bm25, local, docs, key)
         if sims is None:
             why = "full-text fallback (no model)"
-            return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
+            return full_text_fallback(
+                headers, docs, hits, classes, query_terms, self.options, limit=self.limit, why=why
+            )
         manifest, best, where, compared = sims
         return self._decide(
             headers, docs, hits, classes, local, manifest, best, where, compared=compared
         )
-
-    def _lexical_only(
-        self,
-        headers: Sequence[MemoryHeader],
-        docs: Sequence[MemoryDoc],
-        hits: Sequence[LexicalHit],
-        classes: Sequence[str | None],
-        query_terms: Sequence[str],
-        *,
-        why: str,
-    ) -> list[MemoryExplanation]:
-        """The lexical selector's thresholds over the full-text scores (no model, or no full-text model)."""
-        opts = self.options
-        top = max((h.score for h, c in zip(hits, classes, strict=True) if c != "usage"), default=0)
-        order = sorted(
-            range(len(headers)),
-            key=lambda i: (classes[i] != "warning", -hits[i].score, headers[i].filename),
-        )
-        rows = []
-        picked = 0
-        for i in order:
-            hit, tool_class = hits[i], classes[i]
-            ok = tool_class == "warning" or (
-                tool_class is None
-                and hit.score > 0
-                and bool(hit.matched)
-                and hit.coverage >= opts.min_coverage
-                and hit.score >= opts.relative_cut * top
-            )
-            ok = ok and picked < self.limit
-            picked += ok
-            rows.append(
-                ScoredMemory(
-                    headers[i].filename, hit.score, hit.coverage, hit.matched, tool_class, ok
-                )
-            )
-        out = explain_lexical(rows, why=why)
-        windows = {h.filename: d.windows for h, d in zip(headers, docs, strict=True)}
-        return [
-            with_window(
-                e, windows[e.filename], best_lexical_window(windows[e.filename], query_terms, opts)
-            )
-            if e.selected
-            else e
-            for e in out
-        ]
 
     def _decide(
         self,

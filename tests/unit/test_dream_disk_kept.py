@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb import machine
-from memdir_nb.dream import compare, disk_kept
-from memdir_nb.dream import plan as plan_module
+from memdir_nb.dream import compare, disk_kept, plan_snapshot
 from memdir_nb.dream.actions import ConsolidationPlan
 from memdir_nb.dream.disk_kept import CACHE_FILENAME, PAIRS_FILENAME, PlanCacheWarning
 from memdir_nb.dream.kept import BlockResults
@@ -77,7 +76,7 @@ def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compare, "_DUPLICATE_BLOCKS", BlockResults())
     monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())
     monkeypatch.setattr(compare, "_PREPARED", {})
-    monkeypatch.setattr(plan_module, "_HEADS", {})
+    monkeypatch.setattr(plan_snapshot, "_HEADS", {})
     monkeypatch.setattr(disk_kept, "_OPEN", {})
 
 
@@ -121,7 +120,7 @@ def test_an_unchanged_dirs_plan_in_a_new_process_parses_and_prepares_nothing_aga
     assert "merge_duplicates" in actions and "flag_contradiction" in actions  # not vacuous
     assert _plan(monkeypatch, root, cache) == bare  # cold: computes, and writes the file
     assert (cache / CACHE_FILENAME).is_file()
-    heads = _Counted(monkeypatch, plan_module, "core_header")
+    heads = _Counted(monkeypatch, plan_snapshot, "core_header")
     texts = _Counted(monkeypatch, compare, "_prepared_texts")
     pairs = _Counted(monkeypatch, compare, "_near_duplicate_pairs")
     assert _plan(monkeypatch, root, cache) == bare  # warm
@@ -261,7 +260,7 @@ def test_a_symlinked_or_oversized_cache_file_is_not_read_and_its_target_is_left_
     target = tmp_path / "target.json"
     path.rename(target)
     path.symlink_to(target)
-    heads = _Counted(monkeypatch, plan_module, "core_header")
+    heads = _Counted(monkeypatch, plan_snapshot, "core_header")
     assert _plan(monkeypatch, root, cache) == bare
     assert heads.calls == 36 and not path.is_symlink()  # not read through the link
     monkeypatch.setattr(disk_kept, "MAX_BYTES", path.stat().st_size - 1)
@@ -611,7 +610,7 @@ def test_a_cold_plan_looks_up_no_header_in_the_file(
     monkeypatch.setattr(DerivedCache, "get", get)
     assert _plan(monkeypatch, root, tmp_path / "cache") == bare
     assert not [key for key in asked if key.startswith("h")]
-    parsed = _Counted(monkeypatch, plan_module, "core_header")
+    parsed = _Counted(monkeypatch, plan_snapshot, "core_header")
     assert _plan(monkeypatch, root, tmp_path / "cache") == bare
     assert len([key for key in asked if key.startswith("h")]) >= 30 and parsed.calls == 0
 

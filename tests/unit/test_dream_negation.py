@@ -15,7 +15,7 @@ from memdir_nb.dream.negation import (
     shared_stem_cache,
     strip_negations,
 )
-from memdir_nb.spec.similarity import StemCache
+from memdir_nb.spec.word_stems import StemCache
 
 # Separators a memory's text can hold: ASCII whitespace of every kind, and punctuation.
 _GLUE = [" ", "  ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", ", ", "-", "'", "."]

@@ -32,10 +32,9 @@ from memdir_nb.dream import (
     plan_consolidation,
     restore,
 )
-from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import IndexFit, WriteFile
 from memdir_nb.dream.apply import list_trash_batches
-from memdir_nb.dream.kept import BlockResults, KeptReads
+from memdir_nb.dream.kept import BlockResults
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import NotUTF8Error
@@ -1215,54 +1214,6 @@ def test_merging_two_long_near_duplicates_is_bounded_and_keeps_every_line(
     assert {f"t{2 * i} t{2 * i + 1}" for i in range(n)} <= kept
 
 
-def test_the_kept_headers_stop_at_a_character_budget_not_only_a_count(
-    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # a description may fill the 8 KiB header: 20,000 such files held 160 MB for the life of
-    # the process; past the budget the next file's header empties what is kept
-
-    monkeypatch.setattr(plan_module, "_HEADS", {})
-    monkeypatch.setattr(plan_module, "_heads_chars", [0])
-    monkeypatch.setattr(plan_module, "_HEADS_MAX_CHARS", 7_000)
-    for n in range(3):
-        hook = f"{n} " + "long hook " * 600
-        body = f"---\nname: p{n}\ndescription: {hook}\ntype: project\n---\nbody {n}\n"
-        (project_memdir / f"project_{n}.md").write_text(body)
-    first = plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff()
-    kept = plan_module._HEADS.values()
-    assert 0 < len(kept) < 3 and sum(len(h[1]) for h in kept) < 7_000 + 6_100
-    assert plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff() == first
-
-
-def test_a_header_is_parsed_once_per_content_across_plans(
-    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A later plan in the process takes an unchanged file's name, description and type from
-    # what the first one parsed (keyed by the file's hash); a changed file is parsed again.
-    from memdir_nb.formats.frontmatter_fields import core_header
-
-    monkeypatch.setattr(plan_module, "_HEADS", {})
-    parsed: list[str] = []
-    real_parse = core_header
-
-    def counting_parse(text: str) -> Any:
-        parsed.append(text)
-        return real_parse(text)
-
-    monkeypatch.setattr(plan_module, "core_header", counting_parse)
-    for stem in ("project_a", "project_b"):
-        write_memory(project_memdir, f"{stem}.md", name=stem, description=f"{stem} first hook",
-                     age_days=1, now_ms=PLAN_NOW)  # fmt: skip
-    first = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    assert len(parsed) == 2 and "project_a first hook" in first.diff()
-    assert plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff() == first.diff()
-    assert len(parsed) == 2
-    write_memory(project_memdir, "project_a.md", name="project_a", description="second hook",
-                 age_days=1, now_ms=PLAN_NOW)  # fmt: skip
-    later = plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff()
-    assert len(parsed) == 3 and "second hook" in later and "project_a first hook" not in later
-
-
 def test_a_trash_folder_that_is_a_symlink_is_refused_not_listed(
     messy: Path, tmp_path: Path
 ) -> None:
@@ -1306,59 +1257,6 @@ def test_a_trash_batch_that_cannot_be_looked_at_is_left_out_and_the_rest_listed(
     edge.mkdir()
     assert path_bytes(edge) < 4096 <= path_bytes(edge / "manifest.json")
     assert list_trash_batches(memory) == [kept.name]
-
-
-def _counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The memory files the plans read from now on (opened, not taken from what was kept)."""
-    monkeypatch.setattr(plan_module, "_READS", KeptReads())
-    read: list[str] = []
-    real_read = plan_module._Snapshot.read
-
-    def counting(self: Any, rel: str, listed: Any = None) -> Any:
-        if listed is not None:
-            read.append(rel)
-        return real_read(self, rel, listed)
-
-    monkeypatch.setattr(plan_module._Snapshot, "read", counting)
-    return read
-
-
-def test_a_later_plan_reads_only_the_files_whose_stat_identity_moved(
-    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # What a plan read is kept by path and (device, inode, size, mtime, ctime): a later plan
-    # opens only the files that changed since, even one rewritten at its old size and mtime.
-    for stem in ("project_a", "project_b"):
-        write_memory(project_memdir, f"{stem}.md", name=stem, description=f"{stem} first hook",
-                     age_days=1, now_ms=PLAN_NOW)  # fmt: skip
-    read = _counting_reads(monkeypatch)
-    later = system_clock_ms() + 10_000  # every file settled (the racy window)
-    monkeypatch.setattr(plan_module, "system_clock_ms", lambda: later)
-    first = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    assert sorted(read) == ["project_a.md", "project_b.md"]
-    again = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    assert sorted(read) == ["project_a.md", "project_b.md"] and again.diff() == first.diff()
-    assert again.hashes == first.hashes and again.snapshot == first.snapshot
-    path = project_memdir / "project_a.md"
-    st = path.stat()
-    path.write_text(path.read_text().replace("first hook", "other hook"))
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
-    changed = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    assert read[2:] == ["project_a.md"] and "project_a other hook" in changed.diff()
-
-
-def test_a_file_changed_within_the_racy_window_is_read_again_by_every_plan(
-    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # On a filesystem with coarse timestamps a write in the same clock tick can leave the stat
-    # identity as it was: a file changed in the last two seconds is never taken from what was kept.
-    write_memory(project_memdir, "project_a.md", name="a", description="hook", age_days=1,
-                 now_ms=PLAN_NOW)  # fmt: skip
-    read = _counting_reads(monkeypatch)
-    plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    assert read == ["project_a.md", "project_a.md"]
 
 
 def test_a_link_to_a_memory_is_one_memory_not_a_duplicate_of_it(tmp_path: Path) -> None:

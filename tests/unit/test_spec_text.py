@@ -237,7 +237,7 @@ def test_the_word_pattern_and_ascii_stems_compile_no_cjk_class() -> None:
     code = (
         "import re\n"
         "from memdir_nb.spec import text\n"
-        "from memdir_nb.spec.similarity import StemCache\n"
+        "from memdir_nb.spec.word_stems import StemCache\n"
         "StemCache().texts(['plain ascii memory text', 'another, plainer one'])\n"
         "assert text.word_pattern().findall('two words') == ['two', 'words']\n"
         "wide = sum(text._CJK_CLASS in p.pattern for p in re._cache.values())\n"
