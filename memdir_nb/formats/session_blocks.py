@@ -14,9 +14,10 @@ from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
 from memdir_nb.formats.session_calls import ToolCallBook, tool_call
-from memdir_nb.formats.session_model import AssistantResponse, ToolCall, Turn, cap_text
+from memdir_nb.formats.session_model import AssistantResponse, ToolCall, Turn
 from memdir_nb.formats.session_results import result_of
 from memdir_nb.spec.constants import SESSION_TOOL_RESULT_MAX_CHARS
+from memdir_nb.spec.text import cap_text
 
 
 def read_blocks(
