@@ -25,7 +25,7 @@ from memdir_nb.home.sessions import (
 )
 from memdir_nb.home.subagent_meta import SubagentMeta, subagent_meta
 from memdir_nb.recall.selectors import make_selector
-from memdir_nb.reports.replay import StreamedReplay, iter_replay
+from memdir_nb.reports.replay import NotATranscriptError, StreamedReplay, iter_replay
 from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
 from memdir_nb.spec.constants import PROJECTS_DIRNAME
 from memdir_nb.spec.shown_names import terminal_name
@@ -178,21 +178,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     memory_dir = (
         args.dir if args.dir is not None else memory_dir_for_transcript(transcript, session)
     )
-    if (
-        not session.turns
-        and session.problems
-        and not (session.record_counts.get("user") or session.record_counts.get("assistant"))
-    ):
-        print(
-            terminal_safe(
-                f"error: {transcript} is not a Claude Code transcript: none of its "
-                f"{session.lines} lines is a user or assistant record "
-                f"(first problem: {session.problems[0]}); pass a <session>.jsonl from "
-                "~/.claude/projects/<project>/"
-            ),
-            file=sys.stderr,
-        )
-        return 2
     try:
         stream = iter_replay(
             session,
@@ -207,6 +192,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ReadRefused as exc:
         print(terminal_safe(f"error: cannot read {transcript}: {exc.detail}"), file=sys.stderr)
         return 2
+    except NotATranscriptError as exc:
+        print(terminal_safe(f"error: {exc}"), file=sys.stderr)
+        return 2
     replay = stream.replay
     _say_line(
         f"Session {session.session_id or transcript.stem} ({_KIND_NAMES[session.kind]}),"
@@ -217,7 +205,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "  (not the folder beside the transcript: the session ran in a subfolder or a "
             "worktree, and its memory is keyed by the git root; pass --dir to choose another)"
         )
-    for problem in session.problems[:5]:
+    for problem in replay.problem_lines():
         _say_line(f"  {problem}")  # each reason says what became of its line ("...; skipped")
     _say_line(TABLE_HEADER)
     for turn in stream.turns:  # each row printed as it is made, then let go
@@ -245,6 +233,7 @@ def _print_json_replay(transcript: Path, stream: StreamedReplay) -> None:
                 "memory_dir": replay.memory_dir,
                 "likely_miss_turns": replay.likely_miss_turns,
                 "recall_turns": replay.recall_turns,
+                "problems": replay.problem_lines(),
                 "turns": [],
             },
             indent=2,

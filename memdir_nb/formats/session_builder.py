@@ -30,6 +30,7 @@ from memdir_nb.formats.session_model import (
     Turn,
     coordinator_placed,
     given_the_conversation,
+    timestamp_ms,
     turns_were_sidechain,
 )
 from memdir_nb.formats.session_queue import InputQueue, absorb
@@ -175,11 +176,9 @@ class SessionBuilder:
     def _note_time(self, record: Mapping[str, Any]) -> None:
         stamp = record.get("timestamp")
         if isinstance(stamp, str) and stamp:
-            s = self.session
-            if s.first_timestamp is None:
-                s.first_timestamp = stamp
-            if s.last_timestamp is None or stamp > s.last_timestamp:
-                s.last_timestamp = stamp
+            s = self.session  # a stamp that reads as no time dates nothing (attack39)
+            if (s.last_timestamp or "") < stamp and timestamp_ms(stamp) is not None:
+                s.first_timestamp, s.last_timestamp = s.first_timestamp or stamp, stamp
         elif snap := tr.snapshot_time(record):  # no timestamp of its own (real37)
             self._snap_first, self._snap_last = self._snap_first or snap, max(snap, self._snap_last)
 

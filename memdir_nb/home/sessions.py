@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
-from memdir_nb.formats.session_model import Session, cli_agent_kind
+from memdir_nb.formats.session_model import Session, cli_agent_kind, timestamp_ms
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
@@ -176,10 +176,11 @@ class SessionFile:
 
     @property
     def date(self) -> str:
-        """The session's first timestamp's date, else the file's modification date (UTC)."""
-        if self.first_timestamp:
-            return self.first_timestamp[:10]
-        return utc_date(self.mtime_ms).isoformat()
+        """The UTC date of the session's first timestamp, else of the file's modification time.
+        Read as a time, not cut from the text: a record's "hello world" or "9999999-01-01" was
+        shown as the date "hello worl" or "9999999-01" (attack39)."""
+        ms = timestamp_ms(self.first_timestamp)
+        return utc_date(self.mtime_ms if ms is None else ms).isoformat()
 
 
 def projects_dir(claude_home: str | os.PathLike[str]) -> Path:

@@ -69,6 +69,7 @@ __all__ = [  # the rows, summary and table live in reports.replay_table; named h
     "CLI_SURFACED_SHOWN",
     "COMPACTED_FLAG",
     "EXTRACTION_LABELS",
+    "NotATranscriptError",
     "ReplayTotals",
     "SessionReplay",
     "StreamedReplay",
@@ -77,6 +78,7 @@ __all__ = [  # the rows, summary and table live in reports.replay_table; named h
     "current_memory",
     "iter_replay",
     "iter_turn_lines",
+    "not_a_transcript",
     "recorded_memory_dir",
     "replay_session",
     "turn_lines",
@@ -236,6 +238,27 @@ def replay_session(
     return stream.replay
 
 
+class NotATranscriptError(ValueError):
+    """A file handed to a replay holds no user or assistant record, only lines it could not
+    use: not a Claude Code transcript, so nothing is replayed."""
+
+
+def not_a_transcript(session: Session) -> str | None:
+    """Why `session` is no Claude Code transcript to replay, or None. The one rule for the CLI's
+    `replay`, replay_session and the replay widget (notebook 11, the dashboard's Sessions tab),
+    which replayed such a file as "0 turns" without a word (attack39). An empty file is an
+    empty session, not refused."""
+    counts = session.record_counts
+    if session.turns or not session.problems or counts.get("user") or counts.get("assistant"):
+        return None
+    return (
+        f"{terminal_line(session.path or 'the file')} is not a Claude Code transcript: none of "
+        f"its {plural(session.lines, 'line')} is a user or assistant record (first problem: "
+        f"{terminal_line(str(session.problems[0]))}); pass a <session>.jsonl from "
+        "~/.claude/projects/<project>/"
+    )
+
+
 @dataclass
 class StreamedReplay:
     """A replay handed out turn by turn: `replay` has the session, the notes known before the
@@ -259,6 +282,9 @@ def iter_replay(
     keep False, let go once handed out, so what the replay adds to the session it reads does
     not grow with the turns (the CLI prints each row as it comes)."""
     session = transcript if isinstance(transcript, Session) else read_session(transcript)
+    refusal = not_a_transcript(session)
+    if refusal is not None:
+        raise NotATranscriptError(refusal)
     root = os.path.abspath(os.fspath(memory_dir))
     if selector is None:
         selector = make_selector(OFFLINE_DEFAULT)

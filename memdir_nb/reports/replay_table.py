@@ -110,6 +110,9 @@ class ReplayTotals:
             self.compacted.append(t.index + 1)
 
 
+SHOWN_PROBLEMS = 5  # a transcript's bad lines named one by one; the rest are counted
+
+
 @dataclass
 class SessionReplay:
     """A replayed session: its turns, the end-of-session flush and a summary.
@@ -150,6 +153,18 @@ class SessionReplay:
     def likely_miss_rate(self) -> float:
         """Likely-miss turns over turns recall ran on (0.0 for a session without any)."""
         return self.likely_miss_turns / self.recall_turns if self.recall_turns else 0.0
+
+    def problem_lines(self) -> list[str]:
+        """The transcript's lines the replay could not use, each saying what became of it (the
+        first SHOWN_PROBLEMS, then how many more): one list for every route that shows a replay
+        (the CLI's text and `--json`, the replay widget, notebook 11), so none replays a
+        damaged transcript as if it were whole (attack39)."""
+        session = self.session
+        shown = [terminal_line(str(p)) for p in session.problems[:SHOWN_PROBLEMS]]
+        more = len(session.problems) - len(shown) + session.more_problems
+        if more:
+            shown.append(f"and {plural(more, 'more line')} skipped")
+        return shown
 
     def summary(self) -> str:
         """One paragraph: turns, surfaced, cut, misses."""

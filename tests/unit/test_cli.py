@@ -938,6 +938,19 @@ def test_replay_json_gives_one_row_per_turn(sample_home: Path) -> None:
     assert payload["turns"][1]["agent_wrote"] == "project_release_freeze.md"
 
 
+def test_replay_json_names_the_lines_it_skipped_as_the_text_does(tmp_path: Path) -> None:
+    # attack39: the text listed "line N: not JSON …; skipped"; --json, the same replay, had no
+    # word of them, so a script read a damaged transcript's counts as a whole one's
+    home = build_demo_session(tmp_path / "claude").claude_home
+    transcript = next((home / "projects" / "-home-sam-src-shop").glob("*.jsonl"))
+    with transcript.open("a", encoding="utf-8") as f:
+        f.write('{"type": "user", "message": "cut\n')
+    out = run_cli("replay", str(transcript), "--selector", "lexical", "--json")
+    payload = json.loads(out.stdout)
+    assert len(payload["problems"]) == 1 and payload["problems"][0].endswith("; skipped")
+    assert payload["problems"][0].startswith("line ") and payload["recall_turns"] == 7
+
+
 def test_replay_of_a_file_that_is_not_a_transcript_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "notes.jsonl"
     bad.write_text("hello\nworld\n")

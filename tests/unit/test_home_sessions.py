@@ -956,3 +956,30 @@ def test_a_moved_projects_subfolder_session_uses_and_is_listed_with_its_git_root
     parent = path.parent.parent / "-srv-work-kiln" / "memory"
     assert memory_dir_for_transcript(path, read_session(path)) == parent
     assert [s.path for s in sessions_using(parent)] == [str(path)]
+
+
+@pytest.mark.parametrize(
+    "claimed", ["hello world, not a time", "9999999-01-01", "\x1b[2J2025-01-01", "2026-13-45"]
+)
+def test_a_record_time_that_reads_as_no_time_dates_no_session(tmp_path: Path, claimed: str) -> None:
+    # attack39: the date was the first ten characters of the first record's `timestamp` text:
+    # `sessions` (text and --json) and the replay widget's picker showed "hello worl",
+    # "9999999-01" or "\x1b[2J2025-0" as the day a session began; replay reads them as no time
+    project = tmp_path / "projects" / "-home-potter-kiln"
+    project.mkdir(parents=True)
+
+    def prompt(uuid: str, at: str) -> str:
+        message = {"role": "user", "content": "glaze notes"}
+        return json.dumps({"type": "user", "uuid": uuid, "timestamp": at, "message": message})
+
+    path = project / "5c0e2a1d-7b3f-4e6a-9d21-0f8c4b7a3e55.jsonl"
+    path.write_text(prompt("u1", claimed) + "\n" + prompt("u2", "2026-03-04T16:58:45Z") + "\n")
+    (found,) = list_sessions(tmp_path)
+    assert (found.first_timestamp, found.date) == ("2026-03-04T16:58:45Z", "2026-03-04")
+    path.write_text(prompt("u1", claimed) + "\n")
+    os.utime(path, (1_780_000_000, 1_780_000_000))  # no record's time: the file's, 2026-05-28
+    (found,) = list_sessions(tmp_path)
+    assert (found.first_timestamp, found.date) == (None, "2026-05-28")
+    assert SessionFile("p", "/p/s.jsonl", "s", False, 0, 0.0, first_timestamp=claimed).date == (
+        "1970-01-01"
+    )

@@ -12,7 +12,7 @@ import pytest
 
 from memdir_nb import replay_session
 from memdir_nb.recall.lexical import LexicalSelector
-from memdir_nb.reports.replay import iter_turn_lines
+from memdir_nb.reports.replay import NotATranscriptError, iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.conftest import build_moved_home_session, build_moved_subfolder_session
@@ -840,3 +840,16 @@ def test_a_moved_projects_subfolder_session_wrote_into_its_git_roots_dir_now(
     # the subfolder's own dir took none of it: the write went to the git root's
     beside = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
     assert [t.agent_wrote for t in beside.turns] == [[], []]
+
+
+def test_replay_session_refuses_a_file_that_is_not_a_transcript_as_the_cli_does(
+    tmp_path: Path,
+) -> None:
+    # attack39: the API replayed "hello\nworld" as a session of 0 turns, where `memdir-nb
+    # replay` exits 2; the one rule is reports.replay.not_a_transcript
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("hello\nworld\n", encoding="utf-8")
+    with pytest.raises(NotATranscriptError, match="is not a Claude Code transcript"):
+        replay_session(notes, tmp_path)
+    (tmp_path / "empty.jsonl").write_bytes(b"")  # an empty file is an empty session
+    assert replay_session(tmp_path / "empty.jsonl", tmp_path).turns == []

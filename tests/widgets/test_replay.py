@@ -167,3 +167,32 @@ def test_the_picker_names_a_subagent_by_the_description_in_its_meta_file(
     v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
     (label,) = [label for label, path in v.picker.options if path == str(sample.subagent)]
     assert label.endswith(", subagent)")
+
+
+def test_a_damaged_transcript_names_its_skipped_lines_in_the_summary_and_the_picker(
+    sample: DemoSession,
+) -> None:
+    # attack39: `memdir-nb replay` and `sessions` name a transcript's bad lines; the widget
+    # (notebook 11, the dashboard's Sessions tab) replayed it as if it were whole, silently
+    with sample.transcript.open("a", encoding="utf-8") as f:
+        f.write("[" * 100 + "\n" + "1\n" * 7)
+    v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.error == ""
+    lines = v.summary.splitlines()
+    assert "nests" in lines[0] and lines[0].endswith("; skipped")
+    assert "and 3 more lines skipped" in lines  # 8 bad lines: five named, the rest counted
+    assert "turns" in v.summary and "and 3 more lines skipped" in v.summary_box.value
+    label = next(label for label, path in v.picker.options if path == str(sample.transcript))
+    assert label.endswith("(8 bad lines)")
+
+
+def test_a_file_that_is_not_a_transcript_is_refused_as_the_replay_command_refuses_it(
+    sample: DemoSession, tmp_path: Path
+) -> None:
+    # attack39: the CLI exits 2 "… is not a Claude Code transcript"; the widget showed "0 turns"
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("hello\nworld\n", encoding="utf-8")
+    v = ReplayView(sample.memory_dir, notes, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert "is not a Claude Code transcript" in v.error
+    assert "first problem: line 1" in v.summary and "0 turns" not in v.summary
+    assert v.rows == []

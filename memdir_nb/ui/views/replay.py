@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from memdir_nb.home.sessions import SessionFile, described, sessions_using
 from memdir_nb.home.subagent_meta import subagent_meta
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
-from memdir_nb.spec.text import clip, first_few, html_safe, terminal_line
+from memdir_nb.spec.text import clip, first_few, html_safe, plural, terminal_line
 
 __all__ = [
     "MISS_STYLE",
@@ -198,6 +198,8 @@ def session_label(s: SessionFile) -> str:
     (a subagent's, a compaction agent's), then for a subagent what its meta file says it was
     for (home.subagent_meta, as `memdir-nb sessions` lists it): plain text, one line."""
     label = f"{s.session_id} ({s.date}{'' if s.kind == 'main' else ', ' + s.kind})"
+    if s.problems:  # as `memdir-nb sessions` notes a damaged transcript (attack39)
+        label += f"  ({plural(s.problems, 'bad line')})"
     meta = subagent_meta(s.path) if s.kind == "subagent" else None
     if meta is not None and meta.shown:
         label += f"  {meta.shown}"

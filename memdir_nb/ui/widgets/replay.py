@@ -132,7 +132,8 @@ class ReplayView(MemdirView):
         with self.hold_trait_notifications():
             self.rows = rows
             self.misses = [r.index for r in rows if r.is_miss]
-            self.summary = self.replay.summary()
+            # a damaged transcript's skipped lines above the counts, as `memdir-nb replay` says
+            self.summary = "\n".join([*self.replay.problem_lines(), self.replay.summary()])
         self._draw()
 
     def select_turn(self, index: int) -> None:
