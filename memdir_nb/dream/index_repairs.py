@@ -271,7 +271,8 @@ def _one_index_actions(
     fitted = probe.result().get(irel, text) or ""
     listed = _index_line_actions(irel, fitted, scope_dir, root, in_scope)[1]
     kept = _rels(listed, own)
-    left = [a for a in new if a.kind == "add_missing_index_line" and a.files[1] not in kept]
+    dropped = [a.kind == "add_missing_index_line" and a.files[1] not in kept for a in new]
+    left = [a for a, gone in zip(new, dropped, strict=True) if gone]
     if left:
         many = len(left) > 1
         notes.append(
@@ -281,7 +282,9 @@ def _one_index_actions(
             "files stay, and recall still finds them); to list them, move the index's notes "
             "into memory files or shorten its hooks"
         )
-    new = [a for a in new if a not in left]
+    # by place, not `a not in left`: that compared each add with each dropped one (2,000 x
+    # 1,588 dataclass __eq__ on the bench dir, about 180 ms of a first plan; plan39b)
+    new = [a for a, gone in zip(new, dropped, strict=True) if not gone]
     fit = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed)
     return [*new, fit] if fit is not None else new
 
