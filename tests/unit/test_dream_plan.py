@@ -32,6 +32,8 @@ from memdir_nb.dream import (
     plan_consolidation,
     restore,
 )
+from memdir_nb.dream import actions as actions_module
+from memdir_nb.dream import index_repairs as index_repairs_module
 from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import IndexFit, PlanAction, WriteFile
 from memdir_nb.dream.apply import list_trash_batches
@@ -647,6 +649,32 @@ def test_the_adds_a_fit_drops_are_left_out_without_comparing_each_add_with_each_
     assert [a.id for a in plan.actions] == [a.id for a in expected.actions]
     assert plan.notes == expected.notes
     assert any("7 memories without a line in MEMORY.md get none" in n for n in plan.notes)
+
+
+def test_an_index_over_its_caps_is_simulated_once_per_fit_and_planned_as_before(
+    real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """plan39b: the text the fit leaves was found by simulating every action on the index again
+    with the fit; without a Relink on the index it is the fit applied to the text the first
+    simulation gave. Two simulations for the index (the fit, and the fit again over the adds
+    kept), not three; the same actions and notes as the full simulation gives."""
+    root = real_dir("notes-index-near-cap")
+    real = actions_module._simulate
+    calls: list[int] = []
+
+    def counted(plan: Any, approved: Any) -> dict[str, str | None]:
+        calls.append(1)
+        return real(plan, approved)
+
+    monkeypatch.setattr(actions_module, "_simulate", counted)
+    plan = plan_consolidation(root)
+    assert len(calls) == 2
+    # every op taken for a Relink: the full simulation, as before
+    monkeypatch.setattr(index_repairs_module, "Relink", object)
+    full = plan_consolidation(root)
+    assert len(calls) == 2 + 3
+    assert [a.id for a in plan.actions] == [a.id for a in full.actions]
+    assert plan.notes == full.notes and plan.result() == full.result()
 
 
 def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
