@@ -14,7 +14,6 @@ for a plan in a later process.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
@@ -79,13 +78,17 @@ def across_by_block(
 # What weight_of counts for a kept read beyond its three strings (the path, the text and the
 # hash): the (stat key, text, hash) tuple and the stat key, five ints, which weigh nothing more.
 # Taken from weight_of itself, so the rule stays in one place.
-_READ_FIXED_BYTES = weight_of(((0, 0, 0, 0, 0), "", "")) - 2 * sys.getsizeof("")
+_READ_FIXED_BYTES = weight_of(((0, 0, 0, 0, 0), "", "")) - 2 * weight_of("")
+_str_size = str.__sizeof__  # an exact str's weight_of (spec.bounded_cache), without its checks
 
 
 def read_weight(path: str, kept: tuple[StatKey, str, str]) -> int:
-    """weight_of(path) + weight_of(kept), the same sum in three getsizeof calls: a first plan
-    keeps every file it reads, and the general weighing walked the tuple and the stat key."""
-    return sys.getsizeof(path) + sys.getsizeof(kept[1]) + sys.getsizeof(kept[2]) + _READ_FIXED_BYTES
+    """weight_of(path) + weight_of(kept), the same sum in three calls: a first plan keeps every
+    file it reads, and the general weighing walked the tuple and the stat key."""
+    _, text, sha = kept
+    if type(path) is str and type(text) is str and type(sha) is str:
+        return _str_size(path) + _str_size(text) + _str_size(sha) + _READ_FIXED_BYTES
+    return weight_of(path) + weight_of(kept)  # a str subclass: weighed as weight_of weighs it
 
 
 class KeptReads:

@@ -16,6 +16,7 @@ import errno
 import logging
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import unicodedata
@@ -225,6 +226,104 @@ def _find_root_by_walking(start: Path) -> Path | None:
     return None
 
 
+# GIT_ variables that do not move git's search for a repository (identities, transport, trace,
+# which config files): with any other GIT_ name set (GIT_DIR, GIT_CEILING_DIRECTORIES, config
+# given on the command line...), the folders alone do not decide git's answer, so git is asked.
+_GIT_NAMES_NOT_FINDING = frozenset(
+    {
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_NOSYSTEM",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_TERMINAL_PROMPT",
+        "GIT_ASKPASS",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_PAGER",
+        "GIT_PROXY_COMMAND",
+        "GIT_CURL_VERBOSE",
+    }
+)
+_GIT_PREFIXES_NOT_FINDING = (
+    "GIT_SSL_",
+    "GIT_SSH",
+    "GIT_HTTP_",
+    "GIT_AUTHOR_",
+    "GIT_COMMITTER_",
+    "GIT_TRACE",
+    "GIT_LFS_",
+)
+_HEX_ID_LENGTHS = (40, 64)  # a detached HEAD's object id: SHA-1 or SHA-256
+
+
+def _valid_head(git_dir: Path) -> bool:
+    """git's own test of a HEAD file (a symbolic ref under refs/, or an object id), or stricter:
+    a regular file only (git also takes a symlink), read bounded."""
+    head = git_dir / "HEAD"
+    try:
+        if not stat.S_ISREG(os.lstat(head).st_mode):
+            return False
+        text = _read_git_text(head, GIT_POINTER_READ_MAX_BYTES).rstrip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    if text.startswith("ref:"):
+        return text[len("ref:") :].lstrip().startswith("refs/")
+    return len(text) in _HEX_ID_LENGTHS and all(c in "0123456789abcdefABCDEF" for c in text)
+
+
+def _plain_git_dir(dot_git: Path) -> bool:
+    """A `.git` folder git would take as a repository (is_git_directory): objects and refs
+    folders it may enter and a valid HEAD; no commondir file (a worktree entry's)."""
+    return (
+        os.path.isdir(dot_git)
+        and not os.path.lexists(dot_git / "commondir")
+        and all(
+            os.path.isdir(dot_git / d) and os.access(dot_git / d, os.X_OK)
+            for d in ("objects", "refs")
+        )
+        and _valid_head(dot_git)
+    )
+
+
+def _root_without_git(start: Path) -> tuple[bool, Path | None]:
+    """(True, the canonical root) when the folders alone give git's own answer, without a git
+    process (1.3-1.5 ms of CPU, 2-11 ms of wait: every plan with a cache folder asks, plan39b);
+    (False, None) when git must be asked.
+
+    Known: no `.git` entry and no HEAD (git's test for a bare repository) in start or any folder
+    above it (git finds no repository: None); or the nearest `.git` is a folder git takes as a
+    repository (_plain_git_dir), no folder below it holds a HEAD, and all of them are on start's
+    file system (git stops at a mount point). Anything else (a `.git` file: a linked worktree
+    or a submodule; a bare repository; an invalid `.git` folder git would pass over; a GIT_
+    variable that moves the search) is git's to answer. Where git refuses a plain repository
+    (dubious ownership, an unknown format), the walk after it answered the same folder."""
+    for name in os.environ:
+        if (
+            name.startswith("GIT_")
+            and name not in _GIT_NAMES_NOT_FINDING
+            and not name.startswith(_GIT_PREFIXES_NOT_FINDING)
+        ):
+            return False, None
+    real_start = Path(real_path(start))
+    try:
+        device = os.stat(real_start).st_dev
+    except OSError:
+        return False, None
+    one_device = True
+    for folder in (real_start, *real_start.parents):
+        try:  # git stops at a mount point: past one, the answer is git's
+            one_device = one_device and os.stat(folder).st_dev == device
+        except OSError:
+            one_device = False
+        dot_git = folder / ".git"
+        if os.path.lexists(dot_git):
+            if one_device and _plain_git_dir(dot_git):
+                return True, folder
+            return False, None
+        if os.path.lexists(folder / "HEAD"):
+            return False, None
+    return True, None
+
+
 def find_canonical_git_root(
     start: str | os.PathLike[str], *, git: str | None = "git", warn: bool = True
 ) -> Path | None:
@@ -244,7 +343,9 @@ def find_canonical_git_root(
         if warn:
             logger.warning("not following a git pointer: %s", untrusted[1])
         return _nfc_real(untrusted[0])
-    root: Path | None = None
+    known, root = _root_without_git(start_path)
+    if known:
+        return None if root is None else _nfc_real(root)
     git_exe = shutil.which(git) if git else None
     if git_exe is not None:
         try:

@@ -17,10 +17,8 @@ for again (the least recently used goes first), so there the store would be pure
 
 from __future__ import annotations
 
-import sys
-
 from memdir_nb.lint.findings import Finding, MemoryText
-from memdir_nb.spec.bounded_cache import ByteBoundedLRU
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU, weight_of
 
 # The interactive sizes: 5,000 memories of up to about 3 KB each (bench files: about 1.5 KB
 # with their findings). Bigger dirs take seconds whatever is kept (docs/performance.md).
@@ -36,11 +34,12 @@ _FINDING_BYTES = 120  # a Finding and its tuple slot, beyond its message (hints 
 
 
 def _weigh(key: LintKey, found: tuple[Finding, ...]) -> int:
-    """An entry's bytes: its text and path as allocated, and each finding with its message."""
+    """An entry's bytes: its text and path as allocated (weight_of: getsizeof's number, without
+    its argument parsing for an exact str), and each finding with its message."""
     return (
-        sys.getsizeof(key[6])
-        + sys.getsizeof(key[0])
-        + sum(sys.getsizeof(f.message) + _FINDING_BYTES for f in found)
+        weight_of(key[6])
+        + weight_of(key[0])
+        + sum(weight_of(f.message) + _FINDING_BYTES for f in found)
     )
 
 

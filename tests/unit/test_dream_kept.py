@@ -125,6 +125,10 @@ def test_kept_calls_stay_within_their_entries_and_bytes() -> None:
     assert kept.get("y" * 2_000) == "Y" * 2_000 and kept.get("x" * 800) == "X" * 800
 
 
+class _Text(str):
+    """A str subclass (getsizeof counts its instance dict and collector header)."""
+
+
 def test_a_kept_read_weighs_what_the_general_weighing_gives_it(tmp_path: Path) -> None:
     # KeptReads weighs its entries by their shape (three getsizeof calls); the sum must stay
     # weight_of's, for every kind of string a read keeps (ASCII, Latin-1, wider, empty).
@@ -136,6 +140,10 @@ def test_a_kept_read_weighs_what_the_general_weighing_gives_it(tmp_path: Path) -
         for text in texts:
             value = (stat_key(st), text, "0" * 64)
             assert read_weight(where, value) == weight_of(where) + weight_of(value)
+            subclassed = (stat_key(st), _Text(text), "0" * 64)  # weighed as weight_of weighs it
+            assert read_weight(_Text(where), subclassed) == weight_of(_Text(where)) + weight_of(
+                subclassed
+            )
     kept = KeptReads()
     kept.put(str(path), st, texts[2], "0" * 64, st.st_ctime_ns / 1e6 + 10_000)
     expected = weight_of(str(path)) + weight_of((stat_key(st), texts[2], "0" * 64))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import memdir_nb.home.git_root as git_root
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.home.git_root import find_canonical_git_root, find_checkout_root, git_pointer_problem
 from memdir_nb.home.paths import resolve_auto_mem_path, sanitize_path
@@ -202,3 +203,80 @@ def test_a_nul_byte_in_a_git_bookkeeping_file_is_not_followed(
     assert find_canonical_git_root(folder, git=NO_GIT, warn=False) == folder
     report = where(MemdirConfig.for_tests(home=tmp_path / "home", cwd=folder), git=NO_GIT)
     assert sanitize_path(str(folder)) in report.memory_dir
+
+
+def layouts(tmp_path: Path) -> dict[str, Path]:
+    """Real folders where a project's key root is asked: plain checkouts (attached and detached
+    HEAD), a linked worktree, a submodule, bare repositories, an invalid `.git` folder git
+    passes over, a start inside a `.git` folder, and a folder in no repository."""
+    repo = make_repo(tmp_path / "plain")
+    (repo / "src" / "deep").mkdir(parents=True)
+    detached = make_repo(tmp_path / "detached")
+    git(detached, "checkout", "-q", "--detach")
+    git(repo, "worktree", "add", "-q", "-b", "topic", str(tmp_path / "plain-wt"))
+    lib = make_repo(tmp_path / "lib")
+    app = make_repo(tmp_path / "app")
+    git(app, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "init", "-q", "--bare", str(repo / "src" / "inner.git"))
+    (repo / "src" / "hollow" / ".git").mkdir(parents=True)  # no HEAD: git looks further up
+    (tmp_path / "nowhere" / "a").mkdir(parents=True)
+    return {
+        "plain top": repo,
+        "plain deep": repo / "src" / "deep",
+        "a file in a plain checkout": repo / "README.md",
+        "detached HEAD": detached,
+        "linked worktree": tmp_path / "plain-wt",
+        "submodule": app / "vendor" / "lib",
+        "bare": bare,
+        "inside a bare one": bare / "refs",
+        "a bare one in a checkout": repo / "src" / "inner.git",
+        "an invalid .git folder": repo / "src" / "hollow",
+        "inside .git": repo / ".git" / "refs",
+        "no repository": tmp_path / "nowhere" / "a",
+    }
+
+
+def test_the_root_found_without_a_git_process_is_the_one_git_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    places = layouts(tmp_path)
+    found = {name: find_canonical_git_root(start) for name, start in places.items()}
+    monkeypatch.setattr(git_root, "_root_without_git", lambda start: (False, None))
+    asked = {name: find_canonical_git_root(start) for name, start in places.items()}
+    assert found == asked
+    assert asked["plain deep"] == asked["plain top"] == asked["linked worktree"]
+    assert asked["no repository"] is None
+    assert asked["a bare one in a checkout"] == places["a bare one in a checkout"]
+    assert asked["an invalid .git folder"] == places["plain top"]
+
+
+def test_a_plain_checkout_or_no_repository_is_answered_without_running_git(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    places = layouts(tmp_path)
+    ran: list[tuple[str, ...]] = []
+    real_run = subprocess.run
+
+    def counted(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        ran.append(tuple(args))
+        return real_run(args, **kwargs)  # type: ignore[call-overload,no-any-return]  # the real run, counted
+
+    monkeypatch.setattr(subprocess, "run", counted)  # git_root calls subprocess.run
+    top = Path(os.path.realpath(places["plain top"]))
+    for name in ("plain top", "plain deep", "a file in a plain checkout"):
+        assert find_canonical_git_root(places[name]) == top
+    detached = places["detached HEAD"]
+    assert find_canonical_git_root(detached) == Path(os.path.realpath(detached))
+    assert find_canonical_git_root(places["no repository"]) is None
+    assert ran == []
+    # a variable that moves git's search leaves the answer to git
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    assert find_canonical_git_root(places["plain deep"]) == top
+    assert len(ran) == 1
+    monkeypatch.delenv("GIT_CEILING_DIRECTORIES")
+    for name in ("linked worktree", "submodule", "bare", "a bare one in a checkout", "inside .git"):
+        before = len(ran)
+        find_canonical_git_root(places[name])
+        assert len(ran) > before, name

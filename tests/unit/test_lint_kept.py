@@ -10,6 +10,7 @@ import pytest
 
 from memdir_nb.lint import kept
 from memdir_nb.lint.driver import LintResult, lint_dir
+from memdir_nb.lint.findings import Finding
 from memdir_nb.lint.kept import forget_kept
 
 NOW_MS = 1_770_000_000_000.0
@@ -108,3 +109,20 @@ def test_what_a_forked_worker_worked_out_is_kept_in_this_process(tmp_path: Path)
     hits = kept._KEPT.hits
     assert lint_dir(root, now_ms=NOW_MS, workers=1).findings == first.findings
     assert kept._KEPT.hits - hits == 3
+
+
+def test_an_entry_weighs_getsizeofs_bytes_without_calling_getsizeof(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # sys.getsizeof parses its arguments on each call; weight_of gives its number for a str
+    # (plan39b): which entries the store drops depends on the weights, so they stay the same.
+    text, rel, message = "caf\u00e9 body\n" * 30, "notes/a.md", "a message \U0001f600"
+    found = (Finding(rel, "rule", "warning", message, "hint"),) * 2
+    key = (rel, "private", len(text), False, False, False, text)
+    expected = sys.getsizeof(text) + sys.getsizeof(rel) + 2 * (sys.getsizeof(message) + 120)
+
+    def refused(obj: object, default: int = 0) -> int:
+        raise AssertionError("getsizeof called")
+
+    monkeypatch.setattr(sys, "getsizeof", refused)
+    assert kept._weigh(key, found) == expected

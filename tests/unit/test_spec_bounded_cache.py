@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import memdir_nb.spec.bounded_cache as bounded
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU, bounded_cache, weight_of
 from memdir_nb.spec.records import Record
 
@@ -172,3 +173,48 @@ def test_a_record_is_weighed_by_what_it_holds_without_building_its_dataclass_fie
     assert weight_of(Held(long, frozenset({long + "w"}))) > 200_000
     assert weight_of((Held("a"),)) < 1_000
     assert "__record_dataclass_fields__" not in Held.__dict__
+
+
+_PAIR = st.tuples(st.integers(0, 3000), st.integers(0, 3000))
+_WORDS = st.text(max_size=30)  # any code point: ASCII, Latin-1, BMP and astral strings
+_CACHED_SHAPES = st.one_of(
+    # a block's key and its pairs (dream.kept.BlockResults): many texts, many pairs of indexes
+    st.tuples(st.lists(_WORDS, max_size=40).map(tuple), st.lists(_PAIR, max_size=40).map(tuple)),
+    # a kept read (the stat key, the text, the hash) and a kept call's arguments and answer
+    st.tuples(st.tuples(*[st.integers()] * 5), _WORDS, _WORDS),
+    st.tuples(_WORDS, st.dates()),
+    st.tuples(_WORDS, st.lists(_WORDS, max_size=3)),
+    # long containers of tuples: of free values, of strings, of both, of a str subclass
+    st.lists(
+        st.lists(st.one_of(st.integers(), st.none(), st.booleans()), max_size=9).map(tuple),
+        min_size=9,
+        max_size=30,
+    ).map(tuple),
+    st.lists(st.lists(_WORDS, max_size=10).map(tuple), min_size=9, max_size=30).map(tuple),
+    st.lists(
+        st.lists(st.one_of(_WORDS, st.integers()), max_size=4).map(tuple), min_size=9, max_size=30
+    ),
+    st.lists(st.tuples(_WORDS.map(_Text), _WORDS), min_size=9, max_size=12).map(tuple),
+    st.lists(st.one_of(_WORDS, st.binary(max_size=20)), min_size=9, max_size=30).map(tuple),
+    st.lists(st.binary(max_size=20), min_size=9, max_size=30).map(frozenset),
+)
+
+
+@given(_CACHED_SHAPES)
+def test_the_shapes_the_caches_hold_weigh_what_getsizeof_one_by_one_gives(obj: Any) -> None:
+    # plan39b weighs exact strings by str.__sizeof__ and tuples of free values or of strings in
+    # C-level passes: the byte counts (and so what a bounded cache drops) are the same.
+    assert weight_of(obj) == _weight_one_by_one(obj)
+
+
+def test_an_exact_string_is_weighed_without_getsizeofs_argument_parsing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(obj: object) -> int:
+        raise AssertionError(f"getsizeof asked for {type(obj).__name__}")
+
+    monkeypatch.setattr(bounded, "_getsizeof", refused)
+    texts = ("a" * 5, "é" * 3, "\U0001f600")
+    assert weight_of(texts[0]) == sys.getsizeof(texts[0])
+    assert weight_of(texts) == 64 + 8 * 3 + sum(map(sys.getsizeof, texts))
+    assert weight_of(texts * 4) == 64 + 8 * 12 + 4 * sum(map(sys.getsizeof, texts))
