@@ -51,6 +51,12 @@ TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
 FALSY_VALUES = frozenset({"0", "false", "no", "off"})
 
 
+def environment_names() -> tuple[str, ...]:
+    """The names set in this process's environment. home.git_root asks which GIT_ variables
+    are set, because a child git inherits them and some move its search for a repository."""
+    return tuple(os.environ)
+
+
 def is_env_truthy(value: str | None) -> bool:
     """True for 1/true/yes/on (any case, surrounding spaces ignored); False otherwise."""
     return value is not None and value.strip().lower() in TRUTHY_VALUES

@@ -22,6 +22,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from memdir_nb.home.config import environment_names
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
@@ -296,7 +297,7 @@ def _root_without_git(start: Path) -> tuple[bool, Path | None]:
     or a submodule; a bare repository; an invalid `.git` folder git would pass over; a GIT_
     variable that moves the search) is git's to answer. Where git refuses a plain repository
     (dubious ownership, an unknown format), the walk after it answered the same folder."""
-    for name in os.environ:
+    for name in environment_names():
         if (
             name.startswith("GIT_")
             and name not in _GIT_NAMES_NOT_FINDING
