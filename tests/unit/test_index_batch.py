@@ -143,6 +143,27 @@ def test_fitting_can_remove_every_entry() -> None:
     assert fit_index(text, order) == _reference_fit(text, order)
 
 
+def test_a_second_fit_of_the_same_lines_parses_none_of_them_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the planner fits the same over-cap index on every plan (real39's check of which added
+    # lines the fit keeps): each line's shortened form is kept, and the text is the same
+    text = "\n".join(f"- [N{i}](kept_{i}.md) — " + "x" * 200 for i in range(300)) + "\n"
+    order = tuple(f"kept_{i}.md" for i in range(300))
+    first = fit_index(text, order)
+    assert first == _reference_fit(text, order)
+    parsed: list[str] = []
+    real_parse = index.parse_index
+
+    def counting(line: str) -> list[index.IndexEntry]:
+        parsed.append(line)
+        return real_parse(line)
+
+    monkeypatch.setattr(index, "parse_index", counting)
+    assert fit_index(text, order) == first
+    assert parsed == []
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_an_index_kept_in_crlf_stays_crlf_through_a_run_of_edits(seed: int) -> None:
     rng = random.Random(seed)
