@@ -399,8 +399,20 @@ def _hook_after(line: str, end: int) -> str:
     return _HOOK_LEAD.sub("", line[end:]).strip().rstrip("|").strip()
 
 
+def _may_be_unloaded(text: str) -> bool:
+    """Whether entry_line_flags could set any line of text False, or as_lf change it: True for
+    more than one line, and for a line holding a CR, a byte-order mark, a comment's `<!--` or a
+    fence's backtick or tilde. A single line holding none is loaded and prose whatever it says
+    (frontmatter needs two lines), which spares a fit or a planner parsing one line at a time
+    the whole-text pass (a third of a first plan's index fit; thirty-ninth session, lead)."""
+    return any(mark in text for mark in ("\n", "\r", "\ufeff", "<!--", "`", "~"))
+
+
 def parse_index(text: str) -> list[IndexEntry]:
     """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
+    if not _may_be_unloaded(text):  # one plain line: the loader keeps it, and it is prose
+        entry = parse_entry_line(text, 1)
+        return [] if entry is None else [entry]
     entries = []
     text = as_lf(text)
     # A line the loader never loads (frontmatter, a block-level HTML comment: often an example
