@@ -72,7 +72,8 @@ from memdir_nb.formats.manifest import MemoryHeader  # noqa: E402
 from memdir_nb.recall.decision import decide  # noqa: E402
 from memdir_nb.recall.explain_selection import MemoryExplanation  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
-from memdir_nb.storage.access import MissingFile, ReadRefused, read_regular_file  # noqa: E402
+from memdir_nb.storage.access import MissingFile, ReadRefused  # noqa: E402
+from memdir_nb.storage.regular_file import read_regular_file  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"

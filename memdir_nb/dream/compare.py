@@ -7,8 +7,8 @@ answered without comparing every pair: each text is reduced to its word stems on
 spec.similarity.candidate_pairs, and only those are scored with rapidfuzz at the exact
 thresholds below. What is scored is prepared once per text: a head's tokens sorted, a
 contradiction text's distinct tokens sorted. On ASCII text that preparation gives every pair
-exactly the score the raw texts get (see _token_set_text and _token_sort_text, and the tests
-that check it against rapidfuzz). See docs/performance.md.
+exactly the score the raw texts get (dream.scored_texts, and the tests that check it against
+rapidfuzz). See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain, compress, islice
+from itertools import chain, compress
 from operator import not_
 from typing import Any
 
@@ -35,7 +35,8 @@ from memdir_nb.dream.kept import (
     unscored,
     with_kept,
 )
-from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
+from memdir_nb.dream.negation import NEGATION, has_negation, strip_negations
+from memdir_nb.dream.scored_texts import prepared_texts, token_sort_text
 from memdir_nb.formats.manifest import memory_time_ms
 from memdir_nb.machine import (
     ThreadBeside,
@@ -60,32 +61,6 @@ CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations
 _NEGATION = NEGATION
 _strip_negations = strip_negations
 _has_negation = has_negation
-
-
-def _ascii_tokens(text: str) -> set[str] | None:
-    """The distinct whitespace-separated tokens of an ASCII text; None for other text."""
-    return set(text.split()) if text.isascii() else None
-
-
-def _token_set_text(text: str, tokens: set[str] | None) -> str:
-    """A text with the same token set as text for rapidfuzz's token_set_ratio, shorter and sorted.
-
-    token_set_ratio depends only on the set of whitespace-separated tokens of each side. On
-    ASCII, rapidfuzz splits at exactly the characters str.split() splits at (tested), so the
-    distinct tokens (_ascii_tokens) sorted and joined by single spaces score the same against
-    anything, and the scorer's own split and sort have less to do. Other text is unchanged.
-    """
-    return text if tokens is None else " ".join(sorted(tokens))
-
-
-def _token_sort_text(text: str) -> str | None:
-    """text's tokens sorted and joined by spaces (ASCII only; else None).
-
-    rapidfuzz's token_sort_ratio is fuzz.ratio of exactly this string for each side (tested
-    on ASCII, where its split is str.split()), so heads sorted once per plan are scored with
-    ratio.
-    """
-    return " ".join(sorted(text.split())) if text.isascii() else None
 
 
 @dataclass
@@ -209,7 +184,7 @@ def _near_duplicate_pairs(
     DUPLICATE_BODY_THRESHOLD (token_set_ratio), in no particular order."""
     cutoff = DUPLICATE_HEAD_THRESHOLD
     firsts, seconds = columns
-    sorted_heads = {i: _token_sort_text(pool[i].head_lower) for i in {*firsts, *seconds}}
+    sorted_heads = {i: token_sort_text(pool[i].head_lower) for i in {*firsts, *seconds}}
     if len(firsts) >= _BATCH_MIN_PAIRS:  # below it, a small dir does not import numpy
         pairs = _ratio_may_reach(sorted_heads, columns, cutoff)
     else:
@@ -347,59 +322,9 @@ def _contradiction_candidates(
 # whether it held a negation, and the text _similar_pairs scores; by the text, so a later plan
 # in this process prepares only the texts that changed. The stems are kept as a tuple (a
 # frozenset of 40 costs 2 KB): about 1.2 KB an entry. Filled up to _PREPARED_MAX texts or
-# _PREPARED_MAX_CHARS characters of texts and scored texts (a text is at most
-# DREAM_COMPARE_MAX_CHARS of body, so long bodies fill it sooner); emptied when found full.
-_PREPARED: dict[str, tuple[tuple[str, ...], bool, str]] = {}
-_PREPARED_MAX = 5_000
-_PREPARED_MAX_CHARS = 8_000_000
-_prepared_chars = [0]  # the characters _PREPARED holds, as counted when filled
-
-
 def _contradiction_texts(mems: list[_Mem]) -> list[str]:
     """Each memory's text as the contradiction step reads it: its description and body."""
     return [f"{m.description} {m.body[:DREAM_COMPARE_MAX_CHARS]}" for m in mems]
-
-
-def _prepared_texts(
-    all_text: list[str], stems: StemCache, texts: list[str]
-) -> tuple[list[frozenset[str]], list[bool]]:
-    """Each contradiction text's stems and polarity; texts gets each one's scored text."""
-    kept = _PREPARED
-    if len(kept) >= _PREPARED_MAX or _prepared_chars[0] >= _PREPARED_MAX_CHARS:
-        kept.clear()
-        _prepared_chars[0] = 0
-    # Looked up once, here: a plan on another thread may empty the store meanwhile.
-    known = {text: kept.get(text) for text in all_text}
-    missing = [text for text, found in known.items() if found is None]
-    # Each text's negations removed (token by token where that is the same; see
-    # StrippedStems), whether there were any, and its stems. Its tokens give its scored form.
-    new: dict[str, tuple[frozenset[str], bool, str]] = {}
-    for text, got in zip(missing, StrippedStems.of(stems).many(missing), strict=True):
-        if got is None:
-            whole, neg = _strip_negations(text)
-            toks = _ascii_tokens(whole)
-            key = stems.text(whole) if toks is None else stems.tokens(toks)
-        else:
-            (toks, key, neg), whole = got, ""
-        new[text] = (key, neg, _token_set_text(whole, toks))
-    room = max(0, _PREPARED_MAX - len(kept))
-    for text, (key, neg, scored) in islice(new.items(), room):
-        if _prepared_chars[0] >= _PREPARED_MAX_CHARS:
-            break
-        kept[text] = (tuple(key), neg, scored)
-        _prepared_chars[0] += len(text) + len(scored)
-    keys: list[frozenset[str]] = []
-    negated: list[bool] = []
-    for text in all_text:
-        entry = known[text]
-        if entry is None:
-            key, neg, scored = new[text]
-        else:
-            key, neg, scored = frozenset(entry[0]), entry[1], entry[2]
-        keys.append(key)
-        negated.append(neg)
-        texts.append(scored)
-    return keys, negated
 
 
 def _type_blocks(
@@ -414,7 +339,7 @@ def _type_blocks(
         if known is not None and known(members):
             continue  # its pairs are known.pairs'
         scored: list[str] = []
-        got, negated = _prepared_texts(list(map(all_text.__getitem__, members)), stems, scored)
+        got, negated = prepared_texts(list(map(all_text.__getitem__, members)), stems, scored)
         for i, key, text in zip(members, got, scored, strict=True):
             keys[i], texts[i] = key, text
         negs = list(compress(members, negated))

@@ -18,8 +18,8 @@ from memdir_nb.spec.constants import (
     TRANSCRIPT_LINE_MAX_BYTES,
     TRANSCRIPT_READ_MAX_BYTES,
 )
-from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.line_reader import iter_lines
+from memdir_nb.storage.regular_file import read_regular_file
 
 
 @dataclass(frozen=True)

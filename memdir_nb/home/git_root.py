@@ -25,8 +25,8 @@ from pathlib import Path
 from memdir_nb.home.config import environment_names
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
-from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path, real_path_or_none, refuse_too_long
+from memdir_nb.storage.regular_file import read_regular_file
 
 logger = logging.getLogger(__name__)
 logger.addFilter(OneLineRecords())  # a warning is one line, whatever it names

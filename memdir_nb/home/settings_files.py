@@ -23,8 +23,8 @@ from memdir_nb.home.settings_keys import typed_key_problems
 from memdir_nb.home.warn_once import WarnedOnce
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
-from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import same_real_path
+from memdir_nb.storage.regular_file import read_regular_file
 
 logger = logging.getLogger(__name__)
 logger.addFilter(WarnedOnce())  # each layer builds a config; each problem is told once

@@ -10,10 +10,20 @@ import re
 
 from memdir_nb.formats.frontmatter_cli import cli_header_end
 from memdir_nb.lint.code_blocks import content_lines, first_code_block
+from memdir_nb.lint.content_patterns import (
+    CODE_SYMBOL,
+    EPHEMERAL,
+    FILE_LINE,
+    IN_PROGRESS,
+    LINE_PATTERNS,
+    lowered,
+    matches_somewhere,
+    names_a_status,
+)
 from memdir_nb.lint.description_audit import check_description_coverage, vague_description_fix
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, field_line
 from memdir_nb.lint.fix_commands import relative_date_fix
-from memdir_nb.lint.git_history import GIT_SHA_CONTEXT, LONG_SHA, PR_REF, HistoryRefs
+from memdir_nb.lint.git_history import HistoryRefs
 from memdir_nb.lint.secret_context import check_secrets
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import RECALL_MAX_BYTES, RECALL_MAX_LINES
@@ -47,164 +57,6 @@ VAGUE_DESCRIPTIONS = frozenset(
         "n/a",
     }
 )
-
-# ---------------------------------------------------------------------------- content rules
-
-_FILE_EXT = r"(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|m|sql|sh|bash|zsh|ps1|yaml|yml|toml|json|ini|cfg|tf|proto|vue|svelte|lua|ex|exs|erl|hs|ml|r|jl|dart|gradle)"
-_FILE_LINE = re.compile(
-    rf"(?<![\w/.-])(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}(?::\d+(?::\d+)?\b|,?\s+(?:line|lines|l\.)\s*\d+)",
-    re.IGNORECASE,
-)
-_CODE_SYMBOL = re.compile(
-    rf"`(?:[A-Za-z_][\w.]*\(\)|(?:class|def|fn|func|function)\s+[A-Za-z_]\w*)`"
-    rf"[^\n]{{0,40}}?\b(?:in|from|inside|defined in|lives in|at)\s+`?(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}\b",
-    re.IGNORECASE,
-)
-_EPHEMERAL = re.compile(
-    r"\b(?:currently\s+(?:working\s+on|debugging|fixing|implementing|investigating|looking\s+(?:at|into)|refactoring)"
-    r"|(?:I'?m|I\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:working\s+on|in\s+the\s+middle\s+of)"
-    # "TODO:", "TODO(ann)", "TODO - x"; not a slug or link such as todo-lists-are-read-only
-    r"|TODO(?:\s*[:(]|\s*-(?![\w-]))|FIXME\s*:|WIP\b|work\s+in\s+progress"
-    r"|(?:in|during)\s+this\s+(?:conversation|session|chat)"
-    r"|(?:status|state)\s*:\s*(?:in\s+progress|ongoing|todo|wip|not\s+started))",
-    re.IGNORECASE,
-)
-_IN_PROGRESS = re.compile(r"\bin\s+progress\b", re.IGNORECASE)
-# Words that, right after "in progress", show it is the name of something (a status, a hook).
-_NAMED_AFTER = re.compile(
-    r"^[\s\"'`\u201d]*(?:hooks?|status(?:es)?|states?|columns?|labels?|tags?|lanes?|badges?|"
-    r"filters?|values?|options?|events?|steps?|buckets?|icons?|colou?rs?|field|enum|flag)\b",
-    re.IGNORECASE,
-)
-
-
-# Quick checks in front of the content patterns, on the lower-cased text (_lowered): `in` finds
-# literal text far faster than the regex engine runs a pattern with no literal start (tried at
-# every position), and so does a case-sensitive regex whose branches start with literals. They
-# hold on any text without textseg.FOLDS_TO_ASCII, the four characters outside ASCII that
-# case-insensitive matching takes for an ASCII letter (the Kelvin sign for 'k', the long s for
-# 's', the dotted and dotless I for 'i'). Lower-casing such text turns no other character into
-# an ASCII one, changes no length, and keeps \w, \s and \d where they were (tests derive all
-# three from Python itself). A text holding one of the four is searched with the pattern alone.
-_PR_HINT = re.compile(r"prs?\s*#?\d|#\d|/pull/")
-# Every file name with a line number has a '.' before its extension, which starts with a letter.
-_FILE_LINE_HINT = re.compile(r"\.[a-z]")
-# Each _EPHEMERAL branch, lower-cased, holds one of these (every branch starts with a
-# literal, so the regex engine skips quickly to the places worth trying).
-_EPHEMERAL_HINT = re.compile(
-    r"currently|working\s+on|middle\s+of|todo|fixme|wip|progress"
-    r"|this\s+(?:conversation|session|chat)|stat(?:us|e)\s*:"
-)
-# _EPHEMERAL itself without IGNORECASE, for the lowered text: there it matches exactly
-# where _EPHEMERAL matches the text (its escapes are all lower-case: \s, \b, \-), and it
-# is several times faster. It runs after the hint ("working on" alone is common).
-_EPHEMERAL_LOW = re.compile(_EPHEMERAL.pattern.lower())
-# Per pattern, checks on the lowered text (_lowered), each passed by every text
-# the pattern matches: literal text (one of which every match holds) or a regex (which finds
-# something in every match). The cheap checks come first. None: the pattern always runs.
-_Check = tuple[str, ...] | re.Pattern[str]
-_EPHEMERAL_WORDS = (
-    "currently",
-    "working",
-    "middle",
-    "todo",
-    "fixme",
-    "wip",
-    "progress",
-    "conversation",
-    "session",
-    "chat",
-    "status",
-    "state",
-)
-_NEEDLES: dict[re.Pattern[str], tuple[_Check, ...] | None] = {
-    _FILE_LINE: (_FILE_LINE_HINT,),
-    _CODE_SYMBOL: (("`",),),
-    GIT_SHA_CONTEXT: (
-        (
-            "commit",
-            "sha",
-            "revert",
-            "cherry-pick",
-            "fixed in",
-            "landed in",
-            "introduced in",
-            "merged as",
-        ),
-    ),
-    LONG_SHA: None,  # no needle: _has_hex_run checks it (see _matches_somewhere)
-    PR_REF: (_PR_HINT,),
-    _EPHEMERAL: (_EPHEMERAL_WORDS, _EPHEMERAL_HINT, _EPHEMERAL_LOW),
-    _IN_PROGRESS: (("progress",),),
-}
-_LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, GIT_SHA_CONTEXT, LONG_SHA, PR_REF, _EPHEMERAL)
-# Per pattern with no literal start, a pattern that matches inside each of its matches and
-# starts with a literal (which the regex engine skips to): where the hint finds nothing, the
-# pattern cannot match. Same flags, so it holds for any text, ASCII or not.
-_HINTS: dict[re.Pattern[str], re.Pattern[str]] = {
-    _FILE_LINE: re.compile(rf"\.{_FILE_EXT}(?::\d|,?\s+(?:line|lines|l\.)\s*\d)", re.IGNORECASE),
-}
-
-
-_HEX_MARKS = bytes(ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256))
-
-
-def _has_hex_run(low: str, n: int) -> bool:
-    """Whether lower-case text holds n ASCII hex digits in a row (one C pass, no regex)."""
-    return b"x" * n in low.encode("ascii", "replace").translate(_HEX_MARKS)
-
-
-def _lowered(blob: str) -> str | None:
-    """blob lower-cased for the quick checks, or None when it holds one of FOLDS_TO_ASCII
-    (spec.text, the one home of that rule)."""
-    if textseg.has_ascii_fold(blob):
-        return None
-    return blob.lower()
-
-
-def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> bool:
-    """Whether pattern matches in blob; low is _lowered(blob) (None: no quick checks)."""
-    needles = _NEEDLES[pattern]
-    if low is not None:
-        if pattern is LONG_SHA and not _has_hex_run(low, 40):
-            return False
-        # a commit id is 7 to 40 hex digits in a row
-        if pattern is GIT_SHA_CONTEXT and not _has_hex_run(low, 7):
-            return False
-        for check in needles or ():
-            if isinstance(check, re.Pattern):
-                if check.search(low) is None:
-                    return False
-            elif not any(n in low for n in check):
-                return False
-    hint = _HINTS.get(pattern)
-    if hint is not None and hint.search(blob) is None:
-        return False
-    return pattern.search(blob) is not None
-
-
-def _names_a_status(line: str, m: re.Match[str]) -> bool:
-    """Whether an "in progress" hit names a status or hook rather than saying work is under way.
-
-    A table row listing statuses, a quoted or backticked phrase ('the "in progress" hook'), or
-    the phrase followed by a noun such as status, column or hook is vocabulary, not task state.
-    """
-    if "progress" not in m.group(0).lower():
-        return False
-    if line.lstrip().startswith("|"):
-        return True
-    before = line[: m.start()].rstrip()
-    if before[-1:] in ("`", '"', "'", "\u201c", "\u2018"):
-        return True
-    after = line[m.end() :]
-    # one of a list of statuses: "Draft | Ready | In Progress | Done", "Todo -> In progress"
-    if before.endswith(_STATUS_SEPARATORS) or after.lstrip().startswith(_STATUS_SEPARATORS):
-        return True
-    return _NAMED_AFTER.match(after) is not None
-
-
-_STATUS_SEPARATORS = ("|", "->", "\u2192")
-
 
 _LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _ANY_LETTER = re.compile(r"[^\W\d_]")
@@ -339,11 +191,11 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
     # on one line also matches the lines joined (no pattern needs a line's start or end), and
     # most memories hold none, so most files cost one C-level pass per pattern.
     blob = "\n".join(line for _, line in texts)
-    low = _lowered(blob)
-    wanted = {p for p in _LINE_PATTERNS if _matches_somewhere(p, blob, low)}
+    low = lowered(blob)
+    wanted = {p for p in LINE_PATTERNS if matches_somewhere(p, blob, low)}
     # "in progress" counts only in a memory with no absolute date in it
-    if _matches_somewhere(_IN_PROGRESS, blob, low) and not ABSOLUTE_DATE.search(mem.text):
-        wanted.add(_IN_PROGRESS)
+    if matches_somewhere(IN_PROGRESS, blob, low) and not ABSOLUTE_DATE.search(mem.text):
+        wanted.add(IN_PROGRESS)
     seen_rules: set[str] = set()
     history = HistoryRefs(wanted)
     previous = ""  # a sentence that says "merged (#301," may wrap onto the next line
@@ -385,7 +237,7 @@ def _check_line(
     c: Collector, line_no: int, line: str, wanted: set[re.Pattern[str]], seen: set[str]
 ) -> None:
     """The per-line rules (file paths, code maps, task state), each reported once per file."""
-    m = _FILE_LINE.search(line) if _FILE_LINE in wanted else None
+    m = FILE_LINE.search(line) if FILE_LINE in wanted else None
     if m and "derivable-file-path" not in seen:
         seen.add("derivable-file-path")
         c.add(
@@ -394,7 +246,7 @@ def _check_line(
             "drop the location; say what is non-obvious about it, or where to look by name",
             line_no,
         )
-    m = _CODE_SYMBOL.search(line) if _CODE_SYMBOL in wanted else None
+    m = CODE_SYMBOL.search(line) if CODE_SYMBOL in wanted else None
     if m and "derivable-code-symbol" not in seen:
         seen.add("derivable-code-symbol")
         c.add(
@@ -403,10 +255,10 @@ def _check_line(
             "keep only the reason or surprise behind it, not the code map",
             line_no,
         )
-    m = _EPHEMERAL.search(line) if _EPHEMERAL in wanted else None
-    if m is None and _IN_PROGRESS in wanted:
-        m = _IN_PROGRESS.search(line)
-    if m and _names_a_status(line, m):
+    m = EPHEMERAL.search(line) if EPHEMERAL in wanted else None
+    if m is None and IN_PROGRESS in wanted:
+        m = IN_PROGRESS.search(line)
+    if m and names_a_status(line, m):
         m = None
     if m and "ephemeral-task-state" not in seen:
         seen.add("ephemeral-task-state")

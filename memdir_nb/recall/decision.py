@@ -31,7 +31,7 @@ from pathlib import Path
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 from memdir_nb.spec.records import Record
-from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.regular_file import read_regular_file
 
 MODEL_RESOURCE = "selector_model.json"
 

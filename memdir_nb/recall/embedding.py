@@ -38,7 +38,7 @@ from memdir_nb.recall.model_files import (
 )
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 from memdir_nb.spec.text import without_lone_surrogates
-from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.regular_file import read_regular_file
 
 EMBEDDING_DIM = 384
 MAX_SEQ_TOKENS = 256  # sentence_bert_config.json: longer texts are cut to this many word pieces

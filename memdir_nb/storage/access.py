@@ -32,7 +32,6 @@ __all__ = [
     "file_kind",
     "holds_exactly",
     "read_contained",
-    "read_regular_file",
     "try_read_contained",
 ]
 
@@ -74,15 +73,6 @@ class ReadRefused(OSError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.kind, self.path, self.reason, self.errno))
-
-    def shown_under(self, root: str) -> ReadRefused:
-        """The same refusal with its path shown under root: a reader rooted at '/' names
-        'tmp/x/settings.json', which a person reads as relative to where they stand."""
-        path = os.path.normpath(os.path.join(root, self.path))
-        reason = self.reason
-        if reason.startswith(self.path):
-            reason = path + reason[len(self.path) :]
-        return type(self)(self.kind, path, reason, self.errno or errno.EPERM)
 
 
 class MissingFile(ReadRefused, FileNotFoundError):
@@ -486,14 +476,3 @@ def holds_exactly(
     """Whether path is a regular file inside memory_dir holding exactly data (reads len(data)+1 bytes at most)."""
     res = try_read_contained(memory_dir, path, len(data), real_root=real_root)
     return isinstance(res, ReadResult) and not res.truncated and res.data == data
-
-
-def read_regular_file(path: str | os.PathLike[str], cap: int) -> ReadResult:
-    """At most cap bytes of a regular file anywhere (settings, transcripts, git pointer files).
-
-    No containment (the root is '/'), but the same non-blocking, regular-files-only, bounded read.
-    """
-    try:
-        return ContainedReader(os.sep, real_root=os.sep).read(os.path.abspath(path), cap)
-    except ReadRefused as exc:  # named by its whole path, not relative to '/'
-        raise exc.shown_under(os.sep) from exc.__cause__

@@ -7,7 +7,8 @@ import random
 from rapidfuzz import fuzz
 
 from memdir_nb.dream.batch_scores import _partners, _ratio_may_reach
-from memdir_nb.dream.compare import DUPLICATE_HEAD_THRESHOLD, _token_sort_text
+from memdir_nb.dream.compare import DUPLICATE_HEAD_THRESHOLD
+from memdir_nb.dream.scored_texts import token_sort_text
 
 
 def _columns(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -32,7 +33,7 @@ def test_the_character_bound_never_drops_a_pair_whose_ratio_reaches_the_cutoff()
         for _ in range(rng.randint(0, 3)):
             k = rng.randrange(len(head) + 1)
             head[k : k + rng.randint(0, 1)] = [rng.choice(words)] * rng.randint(0, 1)
-        heads.append(_token_sort_text(" ".join(head).lower()) or "")  # ASCII: never None
+        heads.append(token_sort_text(" ".join(head).lower()) or "")  # ASCII: never None
     texts: dict[int, str | None] = dict(enumerate(heads))
     texts[150] = None  # a head that is not ASCII: its pairs are all kept
     pairs = [(i, j) for i in range(151) for j in range(i + 1, 151)]

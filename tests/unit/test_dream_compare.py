@@ -1,4 +1,4 @@
-"""dream.compare: the prepared texts score exactly as the raw ones, batched or pair by pair."""
+"""dream.compare: near-duplicates and contradictions, batched or pair by pair, as one pass gives."""
 
 from __future__ import annotations
 
@@ -10,19 +10,15 @@ import pytest
 from rapidfuzz import fuzz
 
 from memdir_nb import machine
-from memdir_nb.dream import compare
+from memdir_nb.dream import compare, scored_texts
 from memdir_nb.dream.compare import (
     CONTRADICTION_THRESHOLD,
     DUPLICATE_BODY_THRESHOLD,
     DUPLICATE_HEAD_THRESHOLD,
-    _ascii_tokens,
     _Mem,
     _near_duplicate_pairs,
-    _token_set_text,
-    _token_sort_text,
 )
 from memdir_nb.dream.kept import BlockResults
-from memdir_nb.dream.negation import StrippedStems
 from memdir_nb.spec import similarity
 from memdir_nb.spec.word_stems import StemCache
 
@@ -37,51 +33,6 @@ def _texts(rng: random.Random, count: int, vocab: int = 30) -> list[str]:
         "".join(rng.choice(words) + rng.choice(_GLUE) for _ in range(rng.randint(0, 25)))
         for _ in range(count)
     ]
-
-
-def test_rapidfuzz_splits_ascii_text_where_str_split_does() -> None:
-    # The prepared texts rely on it: on ASCII, a token boundary for rapidfuzz is exactly a
-    # character str.split() splits at.
-    for code in range(128):
-        ch = chr(code)
-        assert (fuzz.token_set_ratio(f"x{ch}y", "x y") == 100) == ch.isspace(), hex(code)
-        assert (fuzz.token_sort_ratio(f"y{ch}x", "x y") == 100) == ch.isspace(), hex(code)
-
-
-def test_distinct_sorted_tokens_score_as_the_raw_text_by_token_set_ratio() -> None:
-    rng = random.Random(1)
-    texts = [*_texts(rng, 150), "", "   ", "\t\n", "café w1 w2", "w1\xa0w2 w3"]
-    prepared = [_token_set_text(t, _ascii_tokens(t)) for t in texts]
-    near = 0
-    for i in range(len(texts)):
-        for j in range(len(texts)):
-            want = fuzz.token_set_ratio(texts[i], texts[j])
-            assert fuzz.token_set_ratio(prepared[i], prepared[j]) == want, (texts[i], texts[j])
-            near += abs(want - CONTRADICTION_THRESHOLD) < 5
-    assert near > 300  # many pairs near the cutoff
-
-
-def test_non_ascii_text_is_scored_as_it_is() -> None:
-    # rapidfuzz and str.split() disagree on U+0085 and U+00A0: such text is left unchanged.
-    text = "b a\xa0c a"
-    assert _ascii_tokens(text) is None
-    assert _token_set_text(text, None) == text
-    assert _token_sort_text(text) is None
-
-
-def test_sorted_tokens_by_ratio_score_as_the_raw_text_by_token_sort_ratio() -> None:
-    rng = random.Random(2)
-    texts = [*_texts(rng, 150, vocab=12), "", " ", "w1 w1", "w1"]
-    prepared = [_token_sort_text(t) for t in texts]
-    for i in range(len(texts)):
-        for j in range(len(texts)):
-            a, b = prepared[i], prepared[j]
-            assert a is not None and b is not None
-            assert fuzz.ratio(a, b) == fuzz.token_sort_ratio(texts[i], texts[j])
-            cut = DUPLICATE_HEAD_THRESHOLD
-            assert fuzz.ratio(a, b, score_cutoff=cut) == fuzz.token_sort_ratio(
-                texts[i], texts[j], score_cutoff=cut
-            )
 
 
 def _pool(rng: random.Random, count: int) -> list[_Mem]:
@@ -187,13 +138,13 @@ def test_a_types_block_comes_before_the_next_types_texts_are_prepared(
     # after it are prepared while it is scored, not before: each type's texts in turn.
     mems = _contradicting_pool(random.Random(8), 200)
     prepared: list[list[str]] = []
-    real = compare._prepared_texts
+    real = scored_texts.prepared_texts
 
     def recording(all_text: list[str], stems: StemCache, texts: list[str]) -> Any:
         prepared.append(list(all_text))
         return real(all_text, stems, texts)
 
-    monkeypatch.setattr(compare, "_prepared_texts", recording)
+    monkeypatch.setattr(compare, "prepared_texts", recording)
     blocks = compare._type_blocks(mems, StemCache(), [])
     first, negs, plain, _ = next(blocks)
     assert sorted(first) == sorted(prepared[-1])  # only the first block's type so far
@@ -229,89 +180,6 @@ def test_contradiction_chunks_the_thread_has_not_started_are_scored_by_the_plann
         asked.set()
     assert found == want and len(want) > 0
     assert sum(scored_here) == len(pairs) and len(scored_here) > 2
-
-
-def test_a_later_plan_prepares_only_the_contradiction_texts_that_changed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The prepared stems, polarity and scored text are kept by the text: a second pass over
-    # the same memories prepares none, a changed memory is prepared anew, and every pass gives
-    # what a pass with nothing kept gives. The store stays within its bound.
-    monkeypatch.setattr(compare, "_PREPARED_MAX", 150)
-    prepared: list[str] = []
-    real_many = StrippedStems.many
-
-    def counting_many(self: StrippedStems, texts: Any) -> Any:
-        prepared.extend(texts)
-        return real_many(self, texts)
-
-    mems = _contradicting_pool(random.Random(10), 120)
-
-    def prepare(kept: dict[str, Any]) -> tuple[Any, list[str]]:
-        monkeypatch.setattr(compare, "_PREPARED", kept)
-        texts: list[str] = []
-        return compare._prepared_texts(
-            compare._contradiction_texts(mems), StemCache(), texts
-        ), texts
-
-    kept: dict[str, Any] = {}
-    want = prepare({})
-    monkeypatch.setattr(StrippedStems, "many", counting_many)
-    assert prepare(kept) == want and len(prepared) == len({m.body for m in mems})
-    assert prepare(kept) == want and len(prepared) == len({m.body for m in mems})
-    prepared.clear()
-    mems[3].body = "we never deploy on fridays"
-    assert prepare(kept) == prepare({})
-    assert prepared[0] == "d we never deploy on fridays" and len(kept) <= 150
-
-
-def test_the_prepared_store_keeps_within_its_character_budget(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Long bodies make long entries: the store stops filling at its character budget, is
-    # emptied by the next plan that finds it full, and every pass still gives what a pass
-    # with nothing kept gives.
-    mems = _contradicting_pool(random.Random(12), 80)
-    for m in mems:
-        m.body = (m.body + " ") * 40
-    kept: dict[str, Any] = {}
-    monkeypatch.setattr(compare, "_PREPARED", kept)
-    monkeypatch.setattr(compare, "_PREPARED_MAX_CHARS", 20_000)
-    monkeypatch.setattr(compare, "_prepared_chars", [0])
-    fresh: list[str] = []
-    want = compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), fresh)
-    assert 0 < len(kept) < len(mems)
-    sizes = [len(t) + len(e[2]) for t, e in kept.items()]
-    assert sum(sizes) - max(sizes) < 20_000  # at most the entry that crossed the budget past it
-    again: list[str] = []
-    assert (
-        compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), again) == want
-        and again == fresh
-    )
-
-
-def test_preparing_texts_survives_another_plan_emptying_the_store_meanwhile(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Another thread's plan may empty the store (it found it full) while this one prepares its
-    # new texts: what this plan looked up before stays its own, so it finds every text.
-    mems = _contradicting_pool(random.Random(11), 60)
-    kept: dict[str, Any] = {}
-    monkeypatch.setattr(compare, "_PREPARED", kept)
-    want: list[str] = []
-    want_keys = compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), want)
-    mems[0].body = "a text not prepared before"
-    real_many = StrippedStems.many
-
-    def emptying_many(self: StrippedStems, texts: Any) -> Any:
-        kept.clear()  # as the other plan does
-        return real_many(self, texts)
-
-    monkeypatch.setattr(StrippedStems, "many", emptying_many)
-    texts: list[str] = []
-    keys, negated = compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), texts)
-    assert texts[1:] == want[1:] and keys[1:] == want_keys[0][1:]
-    assert negated[1:] == want_keys[1][1:]
 
 
 def _edited(mems: list[_Mem], i: int, **fields: str) -> list[_Mem]:

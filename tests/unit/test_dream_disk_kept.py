@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb import machine
-from memdir_nb.dream import compare, disk_kept, plan_snapshot
+from memdir_nb.dream import compare, disk_kept, plan_snapshot, scored_texts
 from memdir_nb.dream.actions import ConsolidationPlan
 from memdir_nb.dream.disk_kept import CACHE_FILENAME, PAIRS_FILENAME, PlanCacheWarning
 from memdir_nb.dream.kept import BlockResults
@@ -75,7 +75,7 @@ def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forget what this process kept from earlier plans, as a new process starts."""
     monkeypatch.setattr(compare, "_DUPLICATE_BLOCKS", BlockResults())
     monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())
-    monkeypatch.setattr(compare, "_PREPARED", {})
+    monkeypatch.setattr(scored_texts, "_PREPARED", {})
     monkeypatch.setattr(plan_snapshot, "_HEADS", {})
     monkeypatch.setattr(disk_kept, "_OPEN", {})
 
@@ -121,7 +121,7 @@ def test_an_unchanged_dirs_plan_in_a_new_process_parses_and_prepares_nothing_aga
     assert _plan(monkeypatch, root, cache) == bare  # cold: computes, and writes the file
     assert (cache / CACHE_FILENAME).is_file()
     heads = _Counted(monkeypatch, plan_snapshot, "core_header")
-    texts = _Counted(monkeypatch, compare, "_prepared_texts")
+    texts = _Counted(monkeypatch, compare, "prepared_texts")
     pairs = _Counted(monkeypatch, compare, "_near_duplicate_pairs")
     assert _plan(monkeypatch, root, cache) == bare  # warm
     assert (heads.calls, texts.calls, pairs.calls) == (0, 0, 0)
@@ -483,7 +483,7 @@ def test_a_forked_contradiction_step_keeps_its_pairs_for_a_later_process(
     entries = json.loads((cache / CACHE_FILENAME).read_text())["entries"]
     assert any(key.startswith("c") for key in entries)
     assert (cache / PAIRS_FILENAME).is_file()
-    texts = _Counted(monkeypatch, compare, "_prepared_texts")
+    texts = _Counted(monkeypatch, compare, "prepared_texts")
     assert _plan(monkeypatch, root, cache) == bare and forks == [0, 1]  # warm: no child
     assert texts.calls == 0
     _feedback(root, "zebra", "never deploy the release on fridays zebra", "Zebra rule.", 0)

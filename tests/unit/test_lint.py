@@ -10,7 +10,6 @@ import time
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,7 +19,7 @@ from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
 from memdir_nb.lint.description_audit import VAGUE_FIX
 from memdir_nb.spec.dates import find_relative_dates, iso_utc
-from memdir_nb.spec.text import FOLDS_TO_ASCII, fence_change
+from memdir_nb.spec.text import fence_change
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support import link_chain
@@ -1633,122 +1632,6 @@ def test_the_audits_word_cache_keeps_no_word_as_long_as_a_pasted_blob(
     assert got == [(("retry", blob), 1), (("budget",), 0)]
     assert blob not in da._ASCII_STEMS and "retry" in da._ASCII_STEMS
     assert da._label_stems(f"retry {blob}") == {"retry", "qqqqq"}
-
-
-# ---- prefilters: a cheap check in front of a pattern never skips a text the pattern matches
-
-
-def _content_patterns() -> list[Any]:
-    from memdir_nb.lint import content
-
-    return [*content._LINE_PATTERNS, content._IN_PROGRESS]
-
-
-_CONTENT_PIECES = [
-    "see src/app/main.py:42 for it",
-    "billing.PY line 7",
-    "utils.ts,  lines 3",
-    "run.zsh:3",
-    "Build.KTS l. 4",
-    "main.py\x1cl. 5",  # \x1c is whitespace to \s: the needles before this round missed it
-    "`parse()` lives in lib/x.go",
-    "commit 3f2a9c1 fixed it",
-    "Reverted a1b2c3d4",
-    "a" * 3 + "0123456789abcdef" * 3,
-    "PR #123",
-    "prs 4",
-    "/pull/77",
-    "#45 and #46",
-    "Currently  debugging the cache",
-    "I'm now working on it",
-    "we are\tworking on it",
-    "a data scientist working on Kelva",
-    "in the middle of",
-    "TODO: fix",
-    "FIXME:",
-    "WIP",
-    "work in progress",
-    "during this session",
-    "Status: ongoing",
-    "state : in progress",
-    "in progress",
-    "plain words",
-    "28:00 UTC",
-    "e.g. this",
-    "Ünïcode ſ K",
-    "\n",
-    " ",
-    ".",
-    # outside ASCII without the four folds: digits and letters of other scripts, dashes
-    "PR #١٢",
-    "#٣٤ — done",
-    "Straße → TODO：",
-    "ΣΤΑΤUS: wip",
-    "работаем commit 3f2a9c1",
-    "進行中 in progress",
-    "\u00a0",
-    # a fold is the only way these match: no quick check may run on them
-    "work in progreſs",
-    "currently debuggİng",
-    "PR̲ #12",
-]
-
-
-@pytest.mark.parametrize("seed", range(30))
-def test_content_prefilters_never_skip_a_text_the_pattern_matches(seed: int) -> None:
-    import random
-
-    from memdir_nb.lint import content
-
-    rng = random.Random(seed)
-    for _ in range(40):
-        blob = "".join(rng.choice(_CONTENT_PIECES) for _ in range(rng.randint(1, 8)))
-        low = content._lowered(blob)
-        for pattern in _content_patterns():
-            expected = pattern.search(blob) is not None
-            assert content._matches_somewhere(pattern, blob, low) is expected, (pattern, blob)
-
-
-@pytest.mark.parametrize("index", range(7))
-def test_generated_matches_of_each_content_pattern_pass_its_prefilter(index: int) -> None:
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
-
-    from memdir_nb.lint import content
-
-    pattern = _content_patterns()[index]
-
-    @settings(
-        max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
-    )
-    @given(st.from_regex(pattern, alphabet=st.characters(codec="ascii")))
-    def check(text: str) -> None:
-        if pattern.search(text) is not None:
-            assert content._matches_somewhere(pattern, text, text.lower()), text
-
-    # any character but the four folds: \w, \s and \d then draw letters, digits and spaces
-    # of every script, and the quick checks run on the lowered text all the same
-    others = st.characters(codec="utf-8", exclude_characters=FOLDS_TO_ASCII)
-
-    @settings(
-        max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
-    )
-    @given(st.from_regex(pattern, alphabet=others))
-    def check_any_script(text: str) -> None:
-        low = content._lowered(text)
-        assert low is not None
-        if pattern.search(text) is not None:
-            assert content._matches_somewhere(pattern, text, low), text
-
-    check()
-    check_any_script()
-
-
-def test_a_text_with_a_fold_gets_no_quick_checks() -> None:
-    from memdir_nb.lint import content
-
-    assert content._lowered("a ſession note") is None
-    assert content._lowered("Straße — TODO") == "straße — todo"
 
 
 def _mask_every_step(text: str) -> str:
