@@ -1841,3 +1841,18 @@ def build_notices_session(root: Path) -> Path:
     path = project / "notices.jsonl"
     path.write_text(w.text())
     return path
+
+
+def write_cut_head_transcript(path: Path, cap: int) -> Path:
+    """A transcript whose second line the head's cap cuts where its first record ends: the
+    head's last piece, `{"type":"user","cwd":"/cut/at/cap"} ` and one byte more, parses as a
+    record although the file's line goes on (a second record glued after it, naming
+    /past/cap). The first line is a summary record padded to put that record's end at byte
+    cap exactly. Returns the path (heads40)."""
+    cut = b'{"type":"user","cwd":"/cut/at/cap"}'
+    shell = b'{"type":"summary","summary":""}\n'
+    pad = cap - len(shell) - len(cut)
+    first = b'{"type":"summary","summary":"' + b"s" * pad + b'"}\n'
+    path.write_bytes(first + cut + b' {"type":"user","cwd":"/past/cap"}\n')
+    assert len(first + cut) == cap
+    return path

@@ -13,11 +13,10 @@ import os
 from pathlib import Path
 
 from memdir_nb.formats.session_model import ENVELOPE_FACTS, Session
-from memdir_nb.formats.transcript_records import parse_record_line
 from memdir_nb.home.moved_keys import former_project_keys
-from memdir_nb.home.sessions import project_folder, read_head
-from memdir_nb.spec.constants import PROJECTS_DIRNAME, SESSION_HEAD_READ_MAX_BYTES
-from memdir_nb.storage.line_reader import open_regular
+from memdir_nb.home.sessions import project_folder
+from memdir_nb.home.transcript_head import read_transcript_head
+from memdir_nb.spec.constants import PROJECTS_DIRNAME
 
 _CWD = dict(ENVELOPE_FACTS)["cwd"]  # the record key Session.cwd is read from
 
@@ -58,24 +57,16 @@ def former_keys_of_file(
 
 def head_cwd(path: str | os.PathLike[str]) -> str | None:
     """The first working folder a transcript's records name in its first
-    SESSION_HEAD_READ_MAX_BYTES (the line the cap cuts is not parsed); None when none does or
-    the file cannot be read. Claude Code writes it on every message record, so the head holds
-    it unless the file begins with a long run of records that carry none."""
+    SESSION_HEAD_READ_MAX_BYTES (home.transcript_head: the line the cap cuts is not parsed);
+    None when none does or the file cannot be read. Claude Code writes it on every message
+    record, so the head holds it unless the file begins with a long run of records that carry
+    none."""
     try:
-        fd, _ = open_regular(path)
+        head = read_transcript_head(path)
     except OSError:
         return None
-    try:
-        head = read_head(fd)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    lines = head.split(b"\n")
-    for line in lines if len(head) <= SESSION_HEAD_READ_MAX_BYTES else lines[:-1]:
-        records, _ = parse_record_line(line, max_bytes=SESSION_HEAD_READ_MAX_BYTES)
-        for record in records:
-            value = record.get(_CWD)
-            if isinstance(value, str):
-                return value
+    for record in head.records():
+        value = record.get(_CWD)
+        if isinstance(value, str):
+            return value
     return None

@@ -24,19 +24,19 @@ from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.moved_keys import moved_keys
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
 from memdir_nb.home.transcript_folders import WORKFLOWS_DIRNAME, project_transcripts
+from memdir_nb.home.transcript_head import read_transcript_head
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import (
     CACHE_MAX_BYTES,
     PROJECT_MEMORY_DIRNAME,
     PROJECTS_DIRNAME,
-    SESSION_HEAD_READ_MAX_BYTES,
     SESSION_READ_MAX_BYTES,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.spec.dates import utc_date
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder
-from memdir_nb.storage.line_reader import iter_lines, open_regular
+from memdir_nb.storage.line_reader import iter_lines
 
 UNKNOWN_KIND = "unknown"  # a top-level transcript not read (or unreadable): main or teammate
 _PATH_INPUTS = ("file_path", "path", "notebook_path")  # tool inputs that name one file or folder
@@ -116,40 +116,17 @@ def head_kind(path: str | os.PathLike[str]) -> str:
     (transcript_records.is_pane_teammate_record: a pane teammate writes its name on every
     record, beginning with the lead's task); 'main' when that record does not, or the file ends
     before one; UNKNOWN_KIND when the head holds none and the file goes on, or it cannot be
-    read. The line the cap cuts is not parsed."""
+    read. The line the cap cuts is not parsed (home.transcript_head)."""
     try:
-        fd, _ = open_regular(path)
+        head = read_transcript_head(path)
     except OSError:
         return UNKNOWN_KIND
-    try:
-        head = read_head(fd)
-    except OSError:
-        return UNKNOWN_KIND
-    finally:
-        os.close(fd)
-    lines = head.split(b"\n")
-    ended = len(head) <= SESSION_HEAD_READ_MAX_BYTES
-    for line in lines if ended else lines[:-1]:
-        records, _ = parse_record_line(line, max_bytes=SESSION_HEAD_READ_MAX_BYTES)
-        for record in records:
-            if is_pane_teammate_record(record):
-                return "teammate"
-            if record.get("type") in ("user", "assistant") and not record.get("isSidechain"):
-                return "main"
-    return "main" if ended else UNKNOWN_KIND
-
-
-def read_head(fd: int) -> bytes:
-    """Up to SESSION_HEAD_READ_MAX_BYTES + 1 bytes from the start of an open file (one more
-    than the head tells whether the file goes on)."""
-    chunks, left = [], SESSION_HEAD_READ_MAX_BYTES + 1
-    while left > 0:
-        chunk = os.read(fd, left)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
+    for record in head.records():
+        if is_pane_teammate_record(record):
+            return "teammate"
+        if record.get("type") in ("user", "assistant") and not record.get("isSidechain"):
+            return "main"
+    return "main" if head.ended else UNKNOWN_KIND
 
 
 # ------------------------------------------------------------------------------- listing
