@@ -70,7 +70,6 @@ from memdir_nb.recall.decision import (  # noqa: E402
     best_set_size,
     decide,
     fit_logistic,
-    floored_size,
 )
 from memdir_nb.recall.embedding import MiniLMEncoder  # noqa: E402
 from memdir_nb.recall.semantic import MemoryExplanation  # noqa: E402
@@ -171,7 +170,7 @@ class Precomputed:
                 key=lambda f: (-round(prob[f], 4), f),
             )
             probs = sorted((prob[f] for f in plain), reverse=True)
-            self.rows.append((best, warnings[:5], plain, probs, m.pick_floor))
+            self.rows.append((best, warnings[:5], plain, probs))
 
     def answer(self, i: int, gates: tuple[float, float], beta: float) -> list[str]:
         """decide()'s answer for query i; gates = (the main gate, the full-text model's)."""
@@ -179,19 +178,18 @@ class Precomputed:
         if isinstance(rows, list):
             return list(rows)
         gate = gates[1] if self.full_text[i] else gates[0]
-        best, warnings, plain, probs, floor = rows
+        best, warnings, plain, probs = rows
         if best < gate or not plain:
             return list(warnings)
         key = (i, beta)
         if key not in self._sizes:
-            size = best_set_size(
+            self._sizes[key] = best_set_size(
                 probs,
                 beta,
                 certain=len(warnings),
                 min_size=0 if warnings else 1,
                 max_size=5 - len(warnings),
             )[0]
-            self._sizes[key] = floored_size(size, probs, floor, 5 - len(warnings))
         return list(warnings) + plain[: self._sizes[key]]
 
     def scores(

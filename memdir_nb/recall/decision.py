@@ -77,9 +77,6 @@ class DecisionModel:
     gate_features: tuple[str, ...] = GATE_FEATURES
     fitted_on: str = ""
     full_text: DecisionModel | None = None  # the models for CJK queries (full-text features)
-    # Rule K (docs/selection.md, fortieth session): after the best set, also keep each next
-    # memory whose pick probability is at least this (0: off), up to the limit.
-    pick_floor: float = 0.0
 
     def __post_init__(self) -> None:
         if len(self.coefficients) != len(self.features):
@@ -100,8 +97,6 @@ class DecisionModel:
             )
         if self.bm25_saturation <= 0:
             raise ValueError(f"bm25_saturation must be positive, got {self.bm25_saturation}")
-        if not 0.0 <= self.pick_floor < 1.0:
-            raise ValueError(f"pick_floor must be in [0, 1), got {self.pick_floor}")
 
     def probability(self, values: Mapping[str, float]) -> float:
         """P(relevant) for one memory's feature values (the pick model)."""
@@ -133,7 +128,6 @@ class DecisionModel:
             "gate": self.gate,
             "bm25_saturation": self.bm25_saturation,
             "fitted_on": self.fitted_on,
-            **({"pick_floor": self.pick_floor} if self.pick_floor else {}),
             **({"full_text": self.full_text.to_json()} if self.full_text else {}),
         }
 
@@ -161,7 +155,6 @@ class DecisionModel:
                 features=features,
                 gate_features=gate_features,
                 fitted_on=str(data.get("fitted_on", "")),
-                pick_floor=float(data.get("pick_floor", 0.0)),  # type: ignore[arg-type]
                 full_text=(
                     cls.from_json(data["full_text"], source=f"{source} (full_text)")  # type: ignore[arg-type]
                     if data.get("full_text") is not None
@@ -367,15 +360,6 @@ def best_set_size(
     return best if best[1] >= 0 else (min(min_size, top), 0.0)
 
 
-def floored_size(size: int, probabilities: Sequence[float], floor: float, max_size: int) -> int:
-    """Rule K: the set's size raised to the number of memories at `floor` or above (sorted
-    best first), at most `max_size`; a floor of 0 leaves it unchanged."""
-    if floor <= 0.0:
-        return size
-    above = sum(1 for p in islice(probabilities, max_size) if p >= floor)
-    return max(size, above)
-
-
 def _by_probability(names: list[str], prob: Mapping[str, float]) -> list[str]:
     """names, most probable first, probabilities compared to four decimals, ties by name.
 
@@ -432,12 +416,13 @@ def decide(
     kept = warnings[:limit]
     size, expected = 0, 0.0
     if gate_open and plain:
-        ranked = sorted((prob[f] for f in plain), reverse=True)
-        room = max(0, limit - len(kept))
         size, expected = best_set_size(
-            ranked, model.beta, certain=len(kept), min_size=0 if kept else 1, max_size=room
+            sorted((prob[f] for f in plain), reverse=True),
+            model.beta,
+            certain=len(kept),
+            min_size=0 if kept else 1,
+            max_size=max(0, limit - len(kept)),
         )
-        size = floored_size(size, ranked, model.pick_floor, room)
     fb = f"F{model.beta:g}"
     verdicts: list[Verdict] = []
     for f in warnings:

@@ -24,7 +24,6 @@ from memdir_nb.recall.decision import (
     decide,
     feature_values,
     fit_logistic,
-    floored_size,
 )
 from memdir_nb.recall.model_files import MODEL_PACKAGE, MODEL_PACKAGE_VERSION
 
@@ -198,48 +197,6 @@ def test_a_certain_warning_makes_weak_extra_memories_not_worth_a_slot() -> None:
     assert expected == pytest.approx(
         max(_brute_force_expected_f([0.3, 0.3], j, 1.0, certain=1) for j in range(3))
     )
-
-
-def _floor_rows() -> list[tuple[str, str | None, dict[str, float]]]:
-    """One standout memory, two near ones and two far ones (the best set is the standout)."""
-    rows: list[tuple[str, str | None, dict[str, float]]] = [("a.md", None, _features(0.9, 0.9))]
-    rows += [(f"near{i}.md", None, _features(0.55, 0.9)) for i in range(2)]
-    rows += [(f"far{i}.md", None, _features(0.1, 0.9)) for i in range(2)]
-    return rows
-
-
-def test_rule_k_keeps_the_memories_at_the_pick_floor_past_the_best_set() -> None:
-    model = _model(beta=1.0, gate=0.01)
-    rows = _floor_rows()
-    without = [v.filename for v in decide(rows, model, limit=5) if v.selected]
-    assert without == ["a.md"]
-    near = model.probability(rows[1][2])
-    far = model.probability(rows[3][2])
-    assert far < near
-    floored = dataclasses.replace(model, pick_floor=(near + far) / 2)
-    verdicts = decide(rows, floored, limit=5)
-    assert [v.filename for v in verdicts if v.selected] == ["a.md", "near0.md", "near1.md"]
-    assert "in the best set (3 picked" in verdicts[1].reason
-
-
-def test_rule_k_neither_opens_a_closed_gate_nor_passes_the_limit() -> None:
-    rows = _floor_rows()
-    closed = _model(beta=1.0, gate=0.999, pick_floor=0.001)
-    assert not any(v.selected for v in decide(rows, closed, limit=5))
-    low = _model(beta=1.0, gate=0.01, pick_floor=0.001)
-    assert sum(v.selected for v in decide(rows, low, limit=2)) == 2
-    assert floored_size(1, [0.5, 0.3, 0.2], 0.25, 5) == 2
-    assert floored_size(3, [0.5, 0.3, 0.2], 0.25, 5) == 3  # never smaller than the best set
-    assert floored_size(1, [0.5, 0.3, 0.2], 0.0, 5) == 1  # 0: off
-
-
-def test_the_shipped_model_keeps_rule_ks_floor_in_both_models() -> None:
-    model = DecisionModel.load()
-    assert model.pick_floor == 0.25
-    assert model.full_text is not None and model.full_text.pick_floor == 0.25
-    assert DecisionModel.from_json(model.to_json()) == model
-    with pytest.raises(ValueError, match="pick_floor"):
-        _model(pick_floor=1.0)
 
 
 def test_best_set_size_refuses_unsorted_probabilities() -> None:
