@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
+from memdir_nb.ui.demo.session import (
+    SAMPLE_NOW_MS,
+    SAMPLE_RECAP,
+    DemoSession,
+    build_demo_session,
+)
 from memdir_nb.ui.demo.session_records import RecordWriter
 from memdir_nb.ui.widgets import ReplayView
 from tests.conftest import build_notices_session
@@ -221,6 +226,15 @@ def test_the_recaps_and_notices_the_cli_showed_are_notes_in_state_and_on_the_pag
     assert v.notes == [] and v.notes_box.value == ""
 
 
-def test_a_session_without_notes_shows_no_notes_list(sample: DemoSession) -> None:
+def test_the_samples_recap_is_its_one_note_and_the_last_turns_detail_names_it(
+    sample: DemoSession,
+) -> None:
     v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
-    assert v.notes == [] and v.notes_box.value == ""
+    assert v.notes == [
+        f"after turn 7, the recap the CLI showed the user on their return: {SAMPLE_RECAP}"
+    ]
+    assert "Fixed the checkout clock test" in v.notes_box.value
+    v.select_turn(6)
+    assert SAMPLE_RECAP in v.detail_html
+    v.select_turn(3)
+    assert "Beside the conversation" not in v.detail_html
