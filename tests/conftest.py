@@ -1477,8 +1477,9 @@ def build_markup_home(
     list, a nested map), bodies, MEMORY.md titles, link targets and hooks (with dropped lines
     past the 200-line cap and a stripped comment block), a dangling index line, team memories,
     a daily log, a session transcript (prompt, assistant text, tool names, tool inputs, cwd,
-    file paths), and the path itself (the Claude home sits in a folder named like an element,
-    which no gate checks: it is outside the memory dir). Returns the memory dir.
+    file paths, a notice and a recap the CLI showed), and the path itself (the Claude home
+    sits in a folder named like an element, which no gate checks: it is outside the memory
+    dir). Returns the memory dir.
     """
     from memdir_nb.ui.demo.session_records import RecordWriter
 
@@ -1567,6 +1568,9 @@ def build_markup_home(
     w.result(write, f"File created successfully at: {mem}/project_{name('written')}.md")
     w.response([{"type": "text", "text": text("assistant2")}])
     w.system("turn_duration", durationMs=2000, isMeta=False)
+    # what the CLI showed the user beside the conversation: the replay's notes (ui40)
+    w.system("informational", content=text("notice"), level="warning", isMeta=False)
+    w.system("away_summary", content=text("recap"), isMeta=False)
     w.prompt(f"remember the {text('prompt2')} and reference_shared")
     w.response([{"type": "text", "text": "ok"}])
     (project / f"{MARKUP_SESSION_ID}.jsonl").write_text(w.text(), encoding="utf-8")

@@ -115,6 +115,7 @@ def test_the_replay_notebook_replays_the_sessions_beside_the_memory_dir_memdir_n
         "compacted before turn 4",
         "pasted a",
         "turns 2 and 5",
+        "the recap Sam saw",
     ],
 )
 def test_the_replay_notebook_says_which_of_its_prose_is_the_bundled_sample_s(fact: str) -> None:

@@ -288,9 +288,17 @@ def has_memory_writes_since(
     messages: Sequence[TranscriptMessage],
     since_uuid: str | None,
     memory_dir: str | os.PathLike[str],
+    *,
+    other_keys: Sequence[str] = (),
 ) -> bool:
-    """True when the main agent wrote into the memory dir after the cursor (so extraction skips)."""
-    return bool(memory_writes(messages_since(messages, since_uuid), memory_dir))
+    """True when the main agent wrote into the memory dir after the cursor (so extraction skips).
+
+    other_keys: the keys besides the dir's own whose memory paths are this dir, as
+    memory_writes takes them: a moved home's former keys (home.moved_home.former_keys, which
+    ExtractionScheduler.moved_from holds), so a write the session recorded under the key its
+    project had then counts."""
+    new = messages_since(messages, since_uuid)
+    return bool(memory_writes(new, memory_dir, other_keys=other_keys))
 
 
 def without_copies(

@@ -5,6 +5,7 @@ level that stands out (anything but "info": notice, suggestion, warning...) with
 came in; "info" lines (a hook that completed, each turn) are counted in one note, as a
 terminal shows them only in its transcript view. A mode other than "normal" is named. None
 of them is a turn. The notes are plain text: the table makes each one safe to print.
+A turn's own notices (turn_notice_notes) are the same notes, for the replay view's turn detail.
 """
 
 from __future__ import annotations
@@ -37,6 +38,19 @@ def notice_notes(session: Session) -> list[str]:
     modes = [m for m in notices.modes if m != _PLAIN_MODE]
     if modes:
         notes.append(f"the session's mode records name: {', '.join(modes)}")
+    return notes
+
+
+def turn_notice_notes(session: Session, turn: int) -> list[str]:
+    """The notes of the recaps and informational lines that came in turn `turn` (1-based, as
+    Notice.turn counts; 0: before the first prompt), worded as notice_notes words them, the
+    "info" ones counted in one note; only those the session kept (the last
+    SESSION_NOTICES_KEPT)."""
+    here = [n for n in session.notices.kept if n.turn == turn]
+    notes = [_note(n) for n in here if n.kind == RECAP or n.level != _QUIET_LEVEL]
+    quiet = len(here) - len(notes)
+    if quiet:
+        notes.append(f"{plural(quiet, 'informational line')} at level info left out")
     return notes
 
 

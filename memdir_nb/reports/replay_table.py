@@ -166,8 +166,15 @@ class SessionReplay:
             shown.append(f"and {plural(more, 'more line')} skipped")
         return shown
 
-    def summary(self) -> str:
-        """One paragraph: turns, surfaced, cut, misses."""
+    def note_lines(self) -> list[str]:
+        """The replay's notes (whose session, forks, refusals, recaps and notices, what could
+        not be rebuilt), each on one line: the summary's last lines, and the replay widget's
+        notes list."""
+        return [terminal_line(n) for n in self.notes]  # a path: one line
+
+    def summary(self, *, notes: bool = True) -> str:
+        """One paragraph: turns, surfaced, cut, misses; then the notes (note_lines) unless
+        notes is False (the replay widget lists them apart)."""
         totals = self.totals
         misses = (
             f"likely recall misses in {self.likely_miss_turns} of "
@@ -193,7 +200,7 @@ class SessionReplay:
             )
         if self.flush is not None:
             lines.append(f"End-of-session flush: {self.flush.action} ({self.flush.detail}).")
-        return "\n".join(lines + [terminal_line(n) for n in self.notes])  # a path: one line
+        return "\n".join(lines + (self.note_lines() if notes else []))
 
     def rows(self) -> list[dict[str, Any]]:
         """The turn table as dicts (pandas.DataFrame(replay.rows()) for a frame)."""

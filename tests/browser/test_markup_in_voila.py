@@ -65,6 +65,7 @@ def test_markup_in_memory_data_never_runs_in_the_dashboard(page: Any, hostile_vo
     open_tab(page, "Sessions")
     page.locator(".memdir-replay-turns select").select_option(index=0)
     page.locator(".memdir-replay-detail").get_by_text("__memdir_pwned='prompt'").first.wait_for()
+    page.locator(".memdir-replay-notes").get_by_text("__memdir_pwned='recap'").first.wait_for()
     for title in ("Index", "Freshness", "Team", "Save", "Memories"):
         open_tab(page, title)
     page.evaluate(FIRE_HANDLERS)

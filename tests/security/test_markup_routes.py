@@ -353,8 +353,14 @@ ROUTES: dict[str, tuple[Callable[[Path, Rendered], None], tuple[str, ...]]] = {
     "TeamScopeView": (drive_team, ("file", "teamfile")),
     "PathSecurityLab": (drive_lab, ("key", "key2", "k3")),
     "DreamPlanner": (drive_dream, ("file", "dangling", "target", "title", "hook", "jslink")),
-    "ReplayView": (drive_replay, ("prompt", "file", "written", "skipped", "home")),
-    "Dashboard": (drive_dashboard, ("file", "desc", "dropped", "prompt", "skipped", "home")),
+    "ReplayView": (
+        drive_replay,
+        ("prompt", "file", "written", "skipped", "home", "notice", "recap"),
+    ),
+    "Dashboard": (
+        drive_dashboard,
+        ("file", "desc", "dropped", "prompt", "skipped", "home", "notice", "recap"),
+    ),
 }
 
 

@@ -15,9 +15,15 @@ from memdir_nb.extract import (
 )
 from memdir_nb.extract.transcript import iter_messages, read_message_skeletons
 from memdir_nb.formats.transcript_records import TranscriptProblem
+from memdir_nb.home.moved_home import former_keys
 from memdir_nb.home.sessions import read_session
 from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
-from tests.conftest import build_notices_session, write_long_transcript
+from tests.conftest import (
+    build_moved_home_session,
+    build_moved_subfolder_session,
+    build_notices_session,
+    write_long_transcript,
+)
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
 SAMPLE_MEMDIR = "/home/dev/.claude/projects/-home-dev-shop/memory"
@@ -174,3 +180,33 @@ def test_recaps_informational_lines_and_modes_are_other_records_never_messages(
     transcript = read_transcript(build_notices_session(tmp_path))
     assert [m.type for m in transcript.messages] == ["user", "assistant"] * 2
     assert transcript.problems == [] and transcript.other_records == 10
+
+
+def test_a_write_under_a_moved_homes_former_key_counts_when_that_key_is_given(
+    tmp_path: Path,
+) -> None:
+    # the transcript sits under -srv-work-kiln now; its Write named -media-old-kiln/memory, the
+    # key its working folder had. ExtractionScheduler honoured that (moved_from); the public
+    # has_memory_writes_since looked under the dir's own key only
+    path = build_moved_home_session(tmp_path)
+    memory = path.parent / "memory"
+    messages = read_transcript(path).messages
+    keys = former_keys(read_session(path), memory)
+    assert keys == ("-media-old-kiln",)
+    assert has_memory_writes_since(messages, None, memory, other_keys=keys)
+    assert not has_memory_writes_since(messages, None, memory)  # its own key only: not this dir
+    after = next(m.uuid for m in reversed(messages) if m.type == "assistant")
+    assert not has_memory_writes_since(messages, after, memory, other_keys=keys)
+
+
+def test_a_subfolder_sessions_write_under_its_git_roots_former_key_counts_for_that_dir(
+    tmp_path: Path,
+) -> None:
+    path = build_moved_subfolder_session(tmp_path)
+    root_memory = path.parent.parent / "-srv-work-kiln" / "memory"
+    messages = read_transcript(path).messages
+    keys = former_keys(read_session(path), root_memory)
+    assert has_memory_writes_since(messages, None, root_memory, other_keys=keys)
+    beside = path.parent / "memory"  # the subfolder's own dir: the write did not go there
+    keys_beside = former_keys(read_session(path), beside)
+    assert not has_memory_writes_since(messages, None, beside, other_keys=keys_beside)

@@ -7,7 +7,7 @@ from pathlib import Path
 from memdir_nb import replay_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_notices import RECAP, SESSION_NOTICES_KEPT
-from memdir_nb.reports.replay_notices import notice_notes
+from memdir_nb.reports.replay_notices import notice_notes, turn_notice_notes
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS
 from tests.conftest import build_notices_session
 
@@ -38,3 +38,15 @@ def test_the_notes_say_how_many_were_not_kept() -> None:
     assert (
         notes[1] == "before the first prompt, the recap the CLI showed the user on their return: r2"
     )
+
+
+def test_a_turns_notice_notes_are_those_of_that_turn_worded_as_the_replays(
+    tmp_path: Path,
+) -> None:
+    path = build_notices_session(tmp_path)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    second = turn_notice_notes(replay.session, 2)
+    assert second[:2] == notice_notes(replay.session)[:2]  # the warning, then the recap
+    assert second[2] == "1 informational line at level info left out"
+    assert turn_notice_notes(replay.session, 1) == ["1 informational line at level info left out"]
+    assert turn_notice_notes(replay.session, 0) == turn_notice_notes(replay.session, 3) == []

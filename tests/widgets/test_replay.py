@@ -8,9 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
+from memdir_nb.ui.demo.session import (
+    SAMPLE_NOW_MS,
+    SAMPLE_RECAP,
+    DemoSession,
+    build_demo_session,
+)
 from memdir_nb.ui.demo.session_records import RecordWriter
 from memdir_nb.ui.widgets import ReplayView
+from tests.conftest import build_notices_session
 from tests.support.transcripts import cli_recalled, many_cli_picks
 
 
@@ -196,3 +202,39 @@ def test_a_file_that_is_not_a_transcript_is_refused_as_the_replay_command_refuse
     assert "is not a Claude Code transcript" in v.error
     assert "first problem: line 1" in v.summary and "0 turns" not in v.summary
     assert v.rows == []
+
+
+def test_the_recaps_and_notices_the_cli_showed_are_notes_in_state_and_on_the_page(
+    tmp_path: Path,
+) -> None:
+    # real39's away_summary / informational / mode records: `memdir-nb replay` notes them; the
+    # widget lists the replay's notes apart from the counts (no second copy in the summary),
+    # and the turn they came in names them in its detail
+    path = build_notices_session(tmp_path)
+    memory = path.parent / "memory"
+    memory.mkdir()
+    v = ReplayView(memory, path, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.replay is not None and v.notes == v.replay.note_lines()
+    assert any("the CLI told the user (warning): Usage limit reached" in n for n in v.notes)
+    assert any(n.startswith("after turn 2, the recap") for n in v.notes)
+    assert "Glaze log parser" in v.notes_box.value and "Glaze log parser" not in v.summary
+    assert "memdir-replay-notes" in v.notes_box._dom_classes
+    v.select_turn(1)
+    assert "Beside the conversation, the CLI told the user:" in v.detail_html
+    assert "Usage limit reached" in v.detail.value
+    v.transcript = ""
+    assert v.notes == [] and v.notes_box.value == ""
+
+
+def test_the_samples_recap_is_its_one_note_and_the_last_turns_detail_names_it(
+    sample: DemoSession,
+) -> None:
+    v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.notes == [
+        f"after turn 7, the recap the CLI showed the user on their return: {SAMPLE_RECAP}"
+    ]
+    assert "Fixed the checkout clock test" in v.notes_box.value
+    v.select_turn(6)
+    assert SAMPLE_RECAP in v.detail_html
+    v.select_turn(3)
+    assert "Beside the conversation" not in v.detail_html

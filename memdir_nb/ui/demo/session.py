@@ -4,7 +4,8 @@ Sam, a backend developer on a fictional shop, works through eight turns: a CI ti
 (the agent reads a memory itself), a deadline worth remembering (the agent writes a memory
 mid-session), a subagent search, a manual /compact, a pasted screenshot, a correction (an
 Edit of a memory and an ``rm`` of a stale one, with a prompt queued while the agent worked),
-an interrupted test run, and a goodbye. Bash mode (``!git status``) and built-in commands
+an interrupted test run, a goodbye, and the recap the CLI shows Sam on coming back to the idle
+session before closing it (an ``away_summary`` record). Bash mode (``!git status``) and built-in commands
 (``/compact``, ``/exit``) sit between turns. The memory dir is left as it stands after the
 session, with fixed mtimes, so a replay gives the same output on every run.
 
@@ -27,6 +28,11 @@ CWD = "/home/sam/src/shop"
 PROJECT_KEY = "-home-sam-src-shop"
 MEMORY = f"/home/sam/.claude/projects/{PROJECT_KEY}/memory"
 START = "2026-05-12T09:00:00.000Z"
+# What the CLI showed Sam on coming back to the idle session (our words, in the record's shape).
+SAMPLE_RECAP = (
+    "Fixed the checkout clock test (CI runs in UTC+0) and saved the 20 May release freeze; "
+    "the full test run was stopped before it finished, so rerun it next."
+)
 # The replay's clock for turns without a time, and the notebook's "now".
 SAMPLE_NOW_MS = 1_778_600_000_000.0  # 2026-05-12T16:53:20Z
 
@@ -311,6 +317,9 @@ def sample_transcripts() -> tuple[str, str]:
     w.prompt("Thanks, that's all for today.")
     w.response([{"type": "text", "text": "You're welcome."}])
     w.system("turn_duration", durationMs=2000, isMeta=False)
+    # Sam comes back to the idle terminal before closing it: the CLI's recap (away_summary,
+    # newer versions; a note of the replay, no turn)
+    w.system("away_summary", content=SAMPLE_RECAP, isMeta=False)
     w.meta(
         "<local-command-caveat>Caveat: the lines below came from local commands.</local-command-caveat>"
     )

@@ -1,7 +1,9 @@
-"""The session replay view's model: the turn table, a turn's detail, and which sessions to offer.
+"""The session replay view's model: the turn table, a turn's detail, the replay's notes, and
+which sessions to offer.
 
 The widget (ui/widgets/replay.py) only shows what these functions return. Everything shown
-comes from a transcript (anyone's typing), so the HTML helpers escape every value.
+comes from a transcript (anyone's typing), so the HTML helpers escape every value (html_safe,
+the one HTML escaper).
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from dataclasses import dataclass
 from memdir_nb.home.sessions import SessionFile, described, sessions_using
 from memdir_nb.home.subagent_meta import subagent_meta
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
+from memdir_nb.reports.replay_notices import turn_notice_notes
 from memdir_nb.spec.text import clip, first_few, html_safe, plural, terminal_line
 
 __all__ = [
     "MISS_STYLE",
     "TurnRow",
+    "notes_html",
     "session_label",
     "sessions_beside",
     "turn_detail_html",
@@ -116,6 +120,32 @@ def turn_table_html(rows: Sequence[TurnRow], selected: int = -1) -> str:
     )
 
 
+def notes_html(notes: Sequence[str]) -> str:
+    """The replay's notes (SessionReplay.note_lines: whose session, a fork, refusals, the recaps
+    and notices the CLI showed the user, what could not be rebuilt) as a list under the
+    summary, as `memdir-nb replay` prints them under its counts; none, nothing."""
+    if not notes:
+        return ""
+    items = "".join(f"<li>{html_safe(n)}</li>" for n in notes)
+    return f"<p>Notes:</p><ul class='memdir-replay-notes-list'>{items}</ul>"
+
+
+def _notices_html(replay: SessionReplay, turn: TurnReplay) -> str:
+    """What the CLI told the user beside the conversation in this turn (recaps, notices:
+    reports.replay_notices), or nothing; the first turn also lists those that came before its
+    prompt."""
+    notes = turn_notice_notes(replay.session, turn.index + 1)
+    if turn.index == 0:
+        notes = turn_notice_notes(replay.session, 0) + notes
+    if not notes:
+        return ""
+    items = "".join(f"<li>{html_safe(n)}</li>" for n in notes)
+    return (
+        "<p>Beside the conversation, the CLI told the user:</p>"
+        f"<ul class='memdir-replay-turn-notices'>{items}</ul>"
+    )
+
+
 def _list(items: Sequence[str], limit: int | None = None) -> str:
     """Each name as code, comma-joined; past `limit`, the first ones and how many more (the
     one "first few" text, spec.text.first_few, as the terminal line words it)."""
@@ -185,6 +215,7 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
             f"<p class='memdir-replay-miss' style='{MISS_STYLE}'><b>Likely recall miss</b>: the agent read "
             f"{_list(t.likely_misses)} itself; recall had not surfaced it.</p>"
         )
+    parts.append(_notices_html(replay, t))
     if t.extraction is not None:
         parts.append(
             f"<p>Extractor: <b>{html_safe(t.extraction.action)}</b> ({html_safe(t.extraction.detail)}).</p>"

@@ -1,12 +1,15 @@
 """ReplayView: a recorded session turn by turn, against the memory as it stood at each turn.
 
 DOM classes: memdir-replay (the view), memdir-replay-session (transcript picker),
-memdir-replay-selector, memdir-replay-summary, memdir-replay-table (the turn table; rows
+memdir-replay-selector, memdir-replay-summary, memdir-replay-notes (the replay's notes: whose
+session, refusals, the recaps and notices the CLI showed the user), memdir-replay-table (the turn table; rows
 memdir-replay-miss are likely recall misses), memdir-replay-turns (the turn picker),
-memdir-replay-detail (the picked turn: recall's explanation, the caps, the extractor).
+memdir-replay-detail (the picked turn: recall's explanation, the caps, what the CLI told the
+user in it, the extractor).
 
 State lives in traitlets: `transcript` and `selector_name` choose what is replayed, `rows`
-and `misses` hold the table, `selected_turn` the picked turn and `detail_html` its detail.
+and `misses` hold the table, `notes` the replay's notes (plain text, one line each),
+`selected_turn` the picked turn and `detail_html` its detail.
 The logic is in ui/views/replay.py and reports/replay.py.
 """
 
@@ -41,6 +44,9 @@ class ReplayView(MemdirView):
     selected_turn = traitlets.Int(-1, help="the picked turn (-1: none)")
     detail_html = traitlets.Unicode("")
     summary = traitlets.Unicode("")
+    notes: traitlets.List[str] = traitlets.List(
+        traitlets.Unicode(), help="the replay's notes, one line each (SessionReplay.note_lines)"
+    )
     error = traitlets.Unicode("")
 
     def __init__(
@@ -71,6 +77,7 @@ class ReplayView(MemdirView):
             "memdir-replay-selector",
         )
         self.summary_box = classed(widgets.HTML(), "memdir-replay-summary")
+        self.notes_box = classed(widgets.HTML(), "memdir-replay-notes")
         self.table = classed(widgets.HTML(), "memdir-replay-table")
         self.turn_picker = classed(
             widgets.Select(options=[], rows=8, layout=widgets.Layout(width="100%")),
@@ -90,6 +97,7 @@ class ReplayView(MemdirView):
         self.children = [
             widgets.HBox([self.picker, self.selector_box]),
             self.summary_box,
+            self.notes_box,
             self.table,
             self.turn_picker,
             self.detail,
@@ -110,7 +118,7 @@ class ReplayView(MemdirView):
         if not self.transcript:
             self.replay = None
             with self.hold_trait_notifications():
-                self.rows, self.misses, self.summary = [], [], NO_SESSION
+                self.rows, self.misses, self.notes, self.summary = [], [], [], NO_SESSION
             self._draw()
             return
         try:
@@ -125,15 +133,19 @@ class ReplayView(MemdirView):
             self.replay = None
             self.error = f"{type(exc).__name__}: {exc}"
             with self.hold_trait_notifications():
-                self.rows, self.misses, self.summary = [], [], f"Cannot replay: {self.error}"
+                self.rows, self.misses, self.notes = [], [], []
+                self.summary = f"Cannot replay: {self.error}"
             self._draw()
             return
         rows = view.turn_rows(self.replay)
         with self.hold_trait_notifications():
             self.rows = rows
             self.misses = [r.index for r in rows if r.is_miss]
-            # a damaged transcript's skipped lines above the counts, as `memdir-nb replay` says
-            self.summary = "\n".join([*self.replay.problem_lines(), self.replay.summary()])
+            # a damaged transcript's skipped lines above the counts, as `memdir-nb replay` says;
+            # the notes below them, as a list of their own
+            summary = self.replay.summary(notes=False)
+            self.summary = "\n".join([*self.replay.problem_lines(), summary])
+            self.notes = self.replay.note_lines()
         self._draw()
 
     def select_turn(self, index: int) -> None:
@@ -142,6 +154,7 @@ class ReplayView(MemdirView):
 
     def _draw(self) -> None:
         self.summary_box.value = pre(self.summary)
+        self.notes_box.value = view.notes_html(self.notes)
         self.turn_picker.options = [(r.label, r.index) for r in self.rows]
         self.table.value = view.turn_table_html(self.rows, self.selected_turn)
         if self.selected_turn >= len(self.rows):
