@@ -361,6 +361,25 @@ def test_store_save_makes_no_filename_that_is_another_normal_form_of_one_there(
     assert _visible(tmp_path) == before
 
 
+@pytest.mark.parametrize("verb", ["promote", "demote"])
+def test_promote_and_demote_make_no_name_that_is_another_normal_form_of_one_there(
+    tmp_path: Path, verb: str
+) -> None:
+    # attack40: the store's save refused the twin (§42), but a promote of project_café.md
+    # (composed) into a team/ holding it decomposed moved it in beside it; a demote the same
+    (tmp_path / "team").mkdir()
+    mover, there = (COMPOSED, DECOMPOSED) if verb == "promote" else (DECOMPOSED, COMPOSED)
+    src, dst = (tmp_path, tmp_path / "team") if verb == "promote" else (tmp_path / "team", tmp_path)
+    (src / mover).write_text(TWIN_TEXT, encoding="utf-8")
+    (dst / there).write_text(TWIN_TEXT, encoding="utf-8")
+    before = _visible(tmp_path)
+    store = MemoryStore(tmp_path)
+    name = mover if verb == "promote" else f"team/{mover}"
+    with pytest.raises(MemoryValidationError, match=f"{TWIN_WORDS}.*rename or forget one"):
+        getattr(store, verb)(name)
+    assert _visible(tmp_path) == before
+
+
 def _zip(path: Path, entries: dict[str, str]) -> Path:
     with zipfile.ZipFile(path, "w") as zf:
         for name, text in entries.items():
