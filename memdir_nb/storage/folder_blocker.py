@@ -59,21 +59,27 @@ def folder_blocker(path: str | os.PathLike[str]) -> tuple[str, str] | None:
         current = parent
 
 
-def blocked_folder_error(path: str | os.PathLike[str], error: OSError) -> OSError:
-    """The error for a memory dir that could not be made (error, from mkdir): the blocker
-    named, with what to do, when folder_blocker finds one; else error as it was. The memory
-    tool's constructor and the store's step said only "[Errno 20] Not a directory: '<dir>'",
-    naming the dir and not the FIFO or link above it (attack40)."""
+def blocked_folder_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why the memory dir at path can never be made, with what to do; None if nothing blocks
+    it. One wording for every route that makes or previews a memory dir (attack40)."""
     blocker = folder_blocker(path)
     if blocker is None:
-        return error
+        return None
     where, kind = blocker
-    return NotADirectoryError(
-        errno.ENOTDIR,
+    return (
         f"the memory dir {terminal_line(os.fspath(path))} cannot be made: "
         f"{terminal_line(where)} is {kind}, not a folder, so nothing was written; move it "
-        "away, or pass a memory dir that is (or can be) a folder",
+        "away, or pass a memory dir that is (or can be) a folder"
     )
+
+
+def blocked_folder_error(path: str | os.PathLike[str], error: OSError) -> OSError:
+    """The error for a memory dir that could not be made (error, from mkdir): blocked_folder_
+    problem's words when something blocks it; else error as it was. The memory tool's
+    constructor and the store's step said only "[Errno 20] Not a directory: '<dir>'", naming
+    the dir and not the FIFO or link above it (attack40)."""
+    problem = blocked_folder_problem(path)
+    return error if problem is None else NotADirectoryError(errno.ENOTDIR, problem)
 
 
 def _makedirs(path: str) -> None:
