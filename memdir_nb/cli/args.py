@@ -20,6 +20,34 @@ from memdir_nb.storage.containment import absolute_dir, unreadable_reason
 TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import NoReturn
+
+_UNRECOGNIZED = "unrecognized arguments: "
+
+
+def dash_value_hint(value: str, command: str = "COMMAND ...") -> str:
+    """The fix for a value that starts with '-' (a query, a file name): argparse reads it as an
+    option, so it goes after `--` (attack40: `memdir-nb restore DIR -notes.md` said only
+    "unrecognized arguments", and `recall DIR --dir=X` recalled from X with DIR as the query)."""
+    return (
+        "a value that starts with '-' is read as an option; to pass one (a query, a file "
+        f"name), put `--` before it: memdir-nb {command} -- {shown_repr(value)}"
+    )
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose "unrecognized arguments" error names the fix for a value that
+    starts with '-'. Subparsers are made of the same class (argparse's default). `command`,
+    when main knows it, names the command in the fix."""
+
+    command = "COMMAND"
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith(_UNRECOGNIZED):
+            words = message.removeprefix(_UNRECOGNIZED).split(" ")
+            if dashed := [w for w in words if w.startswith("-")]:
+                message = f"{message}; {dash_value_hint(dashed[0], f'{self.command} ...')}"
+        super().error(message)
 
 
 def plain_path(raw: str) -> Path:

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from memdir_nb.cli.args import (
+    Parser,
     archive_file,
     cwd_dir,
     epoch_ms,
@@ -77,9 +78,9 @@ class HelpFormatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, width)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The argument parser of the whole command line, exposed for tests."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG,
         description="Inspect a Claude Code memory directory (memdir).",
         formatter_class=HelpFormatter,
@@ -96,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def command_parser(name: str) -> argparse.ArgumentParser:
     """One command's parser alone, the same as build_parser's (its prog, arguments and help)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"{PROG} {name}", description=COMMANDS[name][0], formatter_class=HelpFormatter
     )
     COMMANDS[name][1](parser)
@@ -415,12 +416,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         _run_again_in_utf8_mode()
     words = sys.argv[1:] if argv is None else list(argv)
-    args = parse_one_command(words) or build_parser().parse_args(words)
+    args = parse_one_command(words) or _whole_parser(words).parse_args(words)
     if argv is None:  # a process of its own (the console script, -m): what is loaded stays
         freeze_what_is_loaded()
         os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")
     with terminal_safe_streams():
         return _run(args)
+
+
+def _whole_parser(words: Sequence[str]) -> Parser:
+    parser = build_parser()
+    if words and words[0] in COMMANDS:  # its "unrecognized arguments" fix names the command
+        parser.command = words[0]
+    return parser
 
 
 def _run_again_in_utf8_mode() -> None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from memdir_nb.cli.args import existing_dir
+from memdir_nb.cli.args import dash_value_hint, existing_dir
 from memdir_nb.recall import render_recall
 from memdir_nb.recall.explain_selection import format_explanation, selection_explanation
 from memdir_nb.recall.selectors import default_selector, make_selector
@@ -19,7 +19,10 @@ def _dir_and_query(args: argparse.Namespace) -> tuple[Path, str] | str:
     """(memory dir, query) from `DIR QUERY` or `QUERY --dir DIR`; else what is wrong."""
     if args.second is None:
         if args.dir is None:
-            return 'no memory dir given; pass it first: memdir-nb recall DIR "QUERY" (or --dir DIR)'
+            return (
+                'no memory dir given; pass it first: memdir-nb recall DIR "QUERY" (or --dir DIR); '
+                + dash_value_hint("QUERY", "recall DIR")
+            )
         return args.dir, args.query
     if args.dir is not None:
         return "the memory dir is given twice (before the query and with --dir); give it once"

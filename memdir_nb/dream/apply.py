@@ -482,4 +482,11 @@ def _restorable(
             f"cannot restore {batch}: {', '.join(conflicts)} changed after {batch} was made; "
             "move those edits aside first. Nothing was restored."
         )
+    for rel, info in files.items():  # put back beside its twin made since: one file on macOS
+        if info["before"] and info["after_sha"] is None and (t := new_name_twin(root, rel)):
+            raise RestoreError(
+                f"cannot restore {batch}: {terminal_line(rel)}: {t}. Nothing was restored; "
+                f"rename or forget that file first, or copy {TRASH_DIRNAME}/{batch}/{rel} back "
+                "by hand under another name."
+            )
     return batch, manifest, files

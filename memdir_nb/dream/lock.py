@@ -14,6 +14,7 @@ from memdir_nb.spec.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
 from memdir_nb.spec.constants import LOCK_READ_MAX_BYTES
 from memdir_nb.storage.access import MissingFile, ReadRefused, ReadResult, read_contained
 from memdir_nb.storage.containment import PathTraversalError, absolute_dir
+from memdir_nb.storage.folder_blocker import make_memory_dir
 from memdir_nb.storage.fsutil import open_real_dir, replace_file
 from memdir_nb.storage.lock_file import lock_at
 
@@ -176,7 +177,7 @@ class ConsolidationLock:
             raise RuntimeError(
                 f"{self.path} is already held by this ConsolidationLock; release it first"
             )
-        self.memory_dir.mkdir(parents=True, exist_ok=True)
+        make_memory_dir(self.memory_dir)  # a FIFO or a dead link above it is named
         # The guard makes check-and-write atomic among memdir_nb processes; write-then-verify
         # below still catches another writer that does not use the guard.
         with self._guarded():

@@ -63,6 +63,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.containment import PathTraversalError, validate_project_path
+from memdir_nb.storage.folder_blocker import make_memory_dir
 from memdir_nb.storage.name_twins import twin_spelling
 
 __all__ = [
@@ -324,7 +325,7 @@ def get_team_mem_path(config: MemdirConfig) -> str:
 def ensure_memory_dir_exists(path: str | os.PathLike[str]) -> bool:
     """mkdir -p the memory dir; True if it exists afterwards. Logs and returns False on error."""
     try:
-        os.makedirs(path, exist_ok=True)
+        make_memory_dir(path)  # what blocks it (a FIFO or a link above it) is named (attack40)
     except OSError as exc:
         logger.warning(
             "cannot create memory dir %s: %s: %s", os.fspath(path), type(exc).__name__, exc

@@ -37,7 +37,7 @@ from memdir_nb.recall.embedding import EMBEDDING_DIM
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU
 from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.text import terminal_line
-from memdir_nb.storage.fsutil import folder_blocker
+from memdir_nb.storage.folder_blocker import folder_blocker
 
 FileIdentity = tuple[int, int, int, int]  # (st_dev, st_ino, st_size, st_mtime_ns)
 DEFAULT_MAX_VECTORS = 50_000

@@ -27,7 +27,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.containment import is_real_path_within, real_path
-from memdir_nb.storage.fsutil import folder_blocker
+from memdir_nb.storage.folder_blocker import folder_blocker
 from memdir_nb.storage.write_errors import NOT_UTF8_INDEX_FIX
 
 

@@ -55,7 +55,7 @@ from memdir_nb.reports.memory_dirs import (
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.containment import real_path
-from memdir_nb.storage.fsutil import folder_blocker
+from memdir_nb.storage.folder_blocker import folder_blocker
 
 __all__ = [
     "AGENT_MEMORY_DIRNAME",

@@ -57,6 +57,7 @@ from memdir_nb.storage.archive_entries import (
     read_entry,
     zip_mtime_ns,
 )
+from memdir_nb.storage.folder_blocker import blocked_folder_problem, make_memory_dir
 from memdir_nb.storage.import_report import (
     NOT_A_REGULAR_FILE,
     ImportReport,
@@ -355,6 +356,8 @@ def _prepare_dir(memory_dir: str | os.PathLike[str]) -> Path:
         raise ArchiveError(
             f"{root} is not a directory (or is a symlink); pass the real memory dir to import into"
         )
+    if (blocked := blocked_folder_problem(root)) is not None:  # a preview refuses it too
+        raise ArchiveError(blocked)
     return root
 
 
@@ -382,7 +385,7 @@ def import_archive(
         for name, data, _ in entries:
             classify_entry(report, name, data, _current_bytes(root, name), overwrite)
         return report
-    root.mkdir(parents=True, exist_ok=True)
+    make_memory_dir(root)
     replaced: dict[str, dict[str, object]] = {}  # the batch's manifest, as restore reads it
     with MemoryStore(root).transaction() as tx:
         base, n = trash, 2

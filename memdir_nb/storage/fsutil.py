@@ -9,7 +9,6 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import real_path
 
 
@@ -158,29 +157,6 @@ def is_folder(path: str | os.PathLike[str], *, follow: bool = True) -> bool:
         return stat.S_ISDIR(os.stat(path, follow_symlinks=follow).st_mode)
     except (OSError, ValueError):
         return False
-
-
-def folder_blocker(path: str | os.PathLike[str]) -> tuple[str, str] | None:
-    """Why no folder can ever be made or used at path: the path itself, or the deepest of its
-    parents that exists, is not a folder. (That path, its kind: "a FIFO"), else None.
-
-    The one check for a folder that is configured, not listed: a memory dir under a
-    CLAUDE_CONFIG_DIR or an autoMemoryDirectory naming a file, a FIFO or a device (`where`,
-    `doctor`), the vector cache's folder (MEMDIR_NB_CACHE_DIR). A bare isdir calls such a
-    path "not there yet", though every mkdir under it fails (ENOTDIR, EEXIST). Links are
-    followed, as mkdir follows them.
-    """
-    current = os.path.abspath(os.fspath(path))
-    while True:
-        try:
-            st = os.stat(current)
-        except (OSError, ValueError):  # missing (or unnamable): look at the folder above
-            parent = os.path.dirname(current)
-            if parent == current:
-                return None
-            current = parent
-            continue
-        return None if stat.S_ISDIR(st.st_mode) else (current, file_kind(st.st_mode))
 
 
 def is_regular_file(path: str | os.PathLike[str], *, follow: bool = True) -> bool:

@@ -50,6 +50,7 @@ from memdir_nb.storage.memory_filenames import (
     split_store_filename,
     store_filename,
 )
+from memdir_nb.storage.name_twins import new_name_twin
 from memdir_nb.storage.store_checks import (
     MemoryNotFoundError,
     MemoryValidationError,
@@ -415,9 +416,12 @@ class MemoryStore:
                 )
             dst_dir = self._scope_dir(dst_scope)
             target = self._validate_target(dst_dir / plain, dst_scope)
-            if os.path.lexists(target):
+            there = "already exists" if os.path.lexists(target) else None
+            if there is None and (twin := new_name_twin(dst_dir, plain)) is not None:
+                there = f"is refused: {twin}"  # the same file on macOS (attack40)
+            if there is not None:
                 raise MemoryValidationError(
-                    f"{self._rel(dst_scope, plain)} already exists; rename or forget one of the "
+                    f"{self._rel(dst_scope, plain)} {there}; rename or forget one of the "
                     f"two before you {verb} {rel}"
                 )
             # the indexes first: one that cannot be rewritten stops the step before the move

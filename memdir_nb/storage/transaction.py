@@ -39,7 +39,7 @@ from typing import Any
 
 from memdir_nb.spec import constants
 from memdir_nb.spec.text import lone_surrogate_problem
-from memdir_nb.storage import fsutil
+from memdir_nb.storage import folder_blocker, fsutil
 from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.journal import (
     content_identity,
@@ -102,7 +102,7 @@ class StoreTransaction:
         """Take the lock, then repair whatever an interrupted step left (see recover_journal)."""
         if self._root_fd is not None:
             raise TransactionError("this transaction is already open; do not nest transactions")
-        os.makedirs(self.memory_dir, exist_ok=True)
+        folder_blocker.make_memory_dir(self.memory_dir)
         real_root, self._root_fd = fsutil.open_real_dir(self.memory_dir)
         try:
             self._lock_fd = lock_at(

@@ -35,6 +35,7 @@ from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import PathTraversalError, real_path
 from memdir_nb.storage.draft import validate_draft
+from memdir_nb.storage.folder_blocker import make_memory_dir
 from memdir_nb.storage.headers import header_of_text
 from memdir_nb.storage.link_report import LinkSnapshot, links_left_by_edit
 from memdir_nb.storage.store import MemoryStore
@@ -69,7 +70,7 @@ class MemoryDirBackend:
         now_ms: float | None = None,
     ) -> None:
         self.memory_dir = os.path.abspath(os.fspath(memory_dir))
-        secure_makedirs(self.memory_dir)
+        make_memory_dir(self.memory_dir, secure_makedirs)
         self.store = MemoryStore(self.memory_dir, config=config, now_ms=now_ms)
         self._config = config
         self._now_ms = now_ms

@@ -7,13 +7,23 @@ the rule; the attack data is written here, in these tests' own words.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import unicodedata
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from memdir_nb.dream import PlanAction, PlanError, WriteFile, apply_plan, plan_consolidation
+from memdir_nb.dream import (
+    PlanAction,
+    PlanError,
+    WriteFile,
+    apply_plan,
+    plan_consolidation,
+    restore,
+)
+from memdir_nb.dream.apply import RestoreError
 from memdir_nb.extract import ToolRunner, can_use_tool
 from memdir_nb.extract.sandbox import write_name_problem
 from memdir_nb.formats.names import name_problem
@@ -25,6 +35,7 @@ from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.store_checks import MemoryValidationError
 from memdir_nb.toolloop.memory_commands import MemoryDirBackend
 from memdir_nb.toolloop.memory_text import MemoryCommandError
+from tests.support.child_env import child_env
 
 NOW_MS = 1_790_000_000_000.0
 MEMORY = "---\nname: {n}\ndescription: a memory about {n}\ntype: user\n---\nbody of {n}\n"
@@ -358,6 +369,54 @@ def test_store_save_makes_no_filename_that_is_another_normal_form_of_one_there(
             "Mondays.\n\n**Why:** x.\n\n**How to apply:** y.",
             filename=DECOMPOSED,
         )
+    assert _visible(tmp_path) == before
+
+
+@pytest.mark.parametrize("verb", ["promote", "demote"])
+def test_promote_and_demote_make_no_name_that_is_another_normal_form_of_one_there(
+    tmp_path: Path, verb: str
+) -> None:
+    # attack40: the store's save refused the twin (§42), but a promote of project_café.md
+    # (composed) into a team/ holding it decomposed moved it in beside it; a demote the same
+    (tmp_path / "team").mkdir()
+    mover, there = (COMPOSED, DECOMPOSED) if verb == "promote" else (DECOMPOSED, COMPOSED)
+    src, dst = (tmp_path, tmp_path / "team") if verb == "promote" else (tmp_path / "team", tmp_path)
+    (src / mover).write_text(TWIN_TEXT, encoding="utf-8")
+    (dst / there).write_text(TWIN_TEXT, encoding="utf-8")
+    before = _visible(tmp_path)
+    store = MemoryStore(tmp_path)
+    name = mover if verb == "promote" else f"team/{mover}"
+    with pytest.raises(MemoryValidationError, match=f"{TWIN_WORDS}.*rename or forget one"):
+        getattr(store, verb)(name)
+    assert _visible(tmp_path) == before
+
+
+@pytest.mark.parametrize("route", ["restore", "restore --dry-run", "memdir-nb restore"])
+def test_restore_puts_back_no_name_beside_its_twin_in_another_normal_form(
+    tmp_path: Path, route: str
+) -> None:
+    # attack40: a memory tool delete of project_café.md (composed), then a create of the same
+    # name decomposed, then `restore` of the delete: both were there, as two files one name
+    root = tmp_path / "mem"
+    tool = MemoryDirBackend(root)
+    tool.create(f"/memories/{COMPOSED}", TWIN_TEXT)
+    tool.delete(f"/memories/{COMPOSED}")
+    tool.create(f"/memories/{DECOMPOSED}", TWIN_TEXT)
+    (batch,) = [b.name for b in (root / ".trash").iterdir()]
+    before = _visible(tmp_path)
+    if route == "memdir-nb restore":
+        out = subprocess.run(
+            [sys.executable, "-m", "memdir_nb.cli", "restore", str(root), batch],
+            capture_output=True,
+            text=True,
+            env=child_env(HOME=str(tmp_path)),
+            timeout=180,
+        )
+        assert out.returncode == 2 and re.search(TWIN_WORDS, out.stderr), out.stderr
+        assert "Nothing was restored" in out.stderr
+    else:
+        with pytest.raises(RestoreError, match=f"{TWIN_WORDS}.*Nothing was restored"):
+            restore(root, batch, dry_run=route.endswith("--dry-run"))
     assert _visible(tmp_path) == before
 
 

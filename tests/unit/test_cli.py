@@ -279,6 +279,29 @@ def test_recall_without_one_memory_dir_says_how_to_give_it(
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.parametrize(
+    ("words", "fix"),
+    [
+        (("restore", "{dir}", "-notes.md"), "memdir-nb restore ... -- '-notes.md'"),
+        (("recall", "{dir}", "--selector=lexical"), "memdir-nb recall DIR -- 'QUERY'"),
+    ],
+)
+def test_a_value_that_starts_with_a_dash_is_refused_naming_the_double_dash_fix(
+    demo_dir: Path, words: tuple[str, ...], fix: str
+) -> None:
+    # attack40: a file name or a query that starts with '-' is read as an option: restore said
+    # only "unrecognized arguments: -notes.md", and recall "no memory dir given" though DIR was
+    # given; neither named `--`, after which a value is a value
+    out = run_cli(*(w.format(dir=demo_dir) for w in words))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "a value that starts with '-' is read as an option" in out.stderr and fix in out.stderr
+    options = ("--selector", "lexical") if words[0] == "recall" else ()  # options come first
+    dashed = run_cli(words[0], *options, str(demo_dir), "--", words[2])
+    assert "read as an option" not in dashed.stderr
+    if words[0] == "recall":  # the query after `--` is recalled for
+        assert dashed.returncode == 0, dashed.stderr
+
+
 @pytest.mark.parametrize("now", ["1e300", "1e20", "1e16", "-1"])
 def test_a_pinned_now_no_file_can_be_given_is_a_usage_error_naming_the_range(
     tmp_path: Path, now: str

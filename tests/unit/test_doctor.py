@@ -234,6 +234,27 @@ def test_a_memory_dir_under_a_fifo_or_a_file_is_an_action_naming_it_not_a_dir_ma
     assert "CLAUDE_CONFIG_DIR" in f.fix
 
 
+@pytest.mark.parametrize(
+    ("link_to", "kind"),
+    [("itself", "a symlink loop"), ("nowhere/home", "a symlink to a path that does not exist")],
+)
+def test_a_claude_home_that_is_a_link_leading_nowhere_is_an_action_not_a_dir_made_later(
+    tmp_path: Path, link_to: str, kind: str
+) -> None:
+    # attack40: a CLAUDE_CONFIG_DIR that is a symlink loop was "no memory dir yet ... created
+    # at the first session", exit 0; mkdir under it fails for good (ELOOP, and EEXIST for a
+    # link whose target is missing)
+    w = make_world(tmp_path, repo=False)
+    home = tmp_path / "claude-home"
+    home.symlink_to(home if link_to == "itself" else tmp_path / link_to)
+    report = diagnose(w.config({"CLAUDE_CONFIG_DIR": str(home)}))
+    f = finding(report, "memory-dir-not-a-dir")
+    assert f.severity == "action" and report.exit_code == 1
+    assert f.responsible == str(home)
+    assert f"a parent of the memory dir is {kind}, not a folder" in f.cause
+    assert "no-memory-dir" not in codes(report)
+
+
 def test_index_entries_past_the_caps_are_named(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     mem = w.memory_dir_for(w.project)

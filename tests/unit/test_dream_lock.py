@@ -32,6 +32,21 @@ def _mtime_ms(path: Path) -> float:
 # --------------------------------------------------------------------------- lock
 
 
+@pytest.mark.parametrize("kind", ["a FIFO", "a symlink loop"])
+def test_taking_the_lock_for_a_dir_that_cannot_be_made_names_what_blocks_it(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack40: "[Errno 20] Not a directory" (or ELOOP) naming the dir, not what is above it
+    blocker = tmp_path / "home"
+    if kind == "a FIFO":
+        os.mkfifo(blocker)
+    else:
+        blocker.symlink_to(blocker)
+    with pytest.raises(NotADirectoryError, match=f"{kind}, not a folder, so nothing was written"):
+        ConsolidationLock(blocker / "memory").try_acquire()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
 def test_lock_path_is_consolidate_lock_in_memory_dir(project_memdir: Path) -> None:
     assert (
         ConsolidationLock(project_memdir).path

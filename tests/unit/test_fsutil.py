@@ -162,23 +162,6 @@ def test_replace_file_makes_its_bytes_durable_before_the_rename(
     assert (tmp_path / "cache.json").read_bytes() == b"{}"
 
 
-def test_folder_blocker_names_the_first_existing_step_that_is_not_a_folder(tmp_path: Path) -> None:
-    # attack round 26: where, doctor and the vector cache called a folder under a FIFO, a
-    # file or a device "not there yet"; a link to a folder is a folder, as mkdir sees it
-    os.mkfifo(tmp_path / "fifo")
-    (tmp_path / "file").write_text("x", encoding="utf-8")
-    (tmp_path / "dir").mkdir()
-    (tmp_path / "link").symlink_to(tmp_path / "dir")
-    assert fsutil.folder_blocker(tmp_path / "fifo" / "a" / "b") == (
-        str(tmp_path / "fifo"),
-        "a FIFO",
-    )
-    assert fsutil.folder_blocker(tmp_path / "file") == (str(tmp_path / "file"), "a regular file")
-    assert fsutil.folder_blocker("/dev/null/x") == ("/dev/null", "a character device")
-    assert fsutil.folder_blocker(tmp_path / "link" / "new" / "deeper") is None
-    assert fsutil.folder_blocker(tmp_path / "missing\ud800") is None
-
-
 def test_a_unique_temp_name_is_hidden_names_its_file_and_process_and_never_repeats() -> None:
     names = {fsutil.unique_tmp_name("record.json") for _ in range(1000)}
     assert len(names) == 1000

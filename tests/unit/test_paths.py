@@ -532,6 +532,24 @@ def test_ensure_memory_dir_under_a_file_returns_false_and_logs(
     assert blocker.read_text(encoding="utf-8") == "not a dir"
 
 
+@pytest.mark.parametrize(
+    "kind", ["a FIFO", "a symlink loop", "a symlink to a path that does not exist"]
+)
+def test_ensure_memory_dir_under_a_blocker_logs_what_blocks_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str
+) -> None:
+    # attack40: the prompt builders' mkdir logged "Not a directory: <dir>" (or "File exists",
+    # ELOOP), naming the dir and not the FIFO or the link above it
+    blocker = tmp_path / "home"
+    if kind == "a FIFO":
+        os.mkfifo(blocker)
+    else:
+        blocker.symlink_to(blocker if kind == "a symlink loop" else tmp_path / "gone")
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.paths"):
+        assert ensure_memory_dir_exists(blocker / "memory") is False
+    assert any(f"{blocker} is {kind}, not a folder" in r.getMessage() for r in caplog.records)
+
+
 def test_ensure_memory_dir_when_path_is_a_file_returns_false(tmp_path: Path) -> None:
     f = tmp_path / "memory"
     f.write_text("", encoding="utf-8")

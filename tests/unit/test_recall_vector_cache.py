@@ -219,6 +219,20 @@ def test_a_cache_folder_that_is_a_fifo_or_a_device_is_named_and_never_to_be_dele
     assert folder.exists()
 
 
+@pytest.mark.parametrize("kind", ["a symlink loop", "a symlink to a path that does not exist"])
+def test_a_cache_folder_that_is_a_link_leading_nowhere_is_named_as_such(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack40: the cache folder a symlink loop (or a link to a missing path) was "cannot be
+    # used (OSError: …)" with "move it aside or delete it" about the cache file
+    folder = tmp_path / "cache"
+    folder.symlink_to(folder if kind == "a symlink loop" else tmp_path / "gone" / "cache")
+    cache = VectorCache(folder / "semantic-vectors.sqlite3")
+    assert cache.problem is not None
+    assert f"{folder} is {kind}, not a folder" in cache.problem
+    assert "MEMDIR_NB_CACHE_DIR" in cache.problem and folder.is_symlink()
+
+
 def test_an_unusable_cache_path_is_named_in_one_safe_terminal_line(tmp_path: Path) -> None:
     # The path and the OS message reach terminals and notebooks: an escape sequence or a
     # newline in them must not rewrite the terminal or forge a line.

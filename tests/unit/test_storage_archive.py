@@ -367,6 +367,29 @@ def test_import_never_writes_through_a_symlinked_folder(tmp_path: Path) -> None:
     assert list((tmp_path / "elsewhere").iterdir()) == []
 
 
+@pytest.mark.parametrize("kind", ["a FIFO", "a symlink loop"])
+@pytest.mark.parametrize("route", ["import_archive", "dry run", "memdir-nb import"])
+def test_import_into_a_dir_that_cannot_be_made_is_refused_naming_what_blocks_it(
+    tmp_path: Path, kind: str, route: str
+) -> None:
+    # attack40: under a FIFO the import said "Not a directory (<dir>)", and its dry run
+    # "1 would be written": a preview promising what the import then refuses
+    blocker = tmp_path / "home"
+    if kind == "a FIFO":
+        os.mkfifo(blocker)
+    else:
+        blocker.symlink_to(blocker)
+    archive = _zip(tmp_path / "x.zip", [("reference_x.md", GOOD.encode())])
+    said = f"cannot be made: {blocker} is {kind}, not a folder, so nothing was written"
+    if route == "memdir-nb import":
+        out = _cli("import", str(archive), "--dir", str(blocker / "memory"))
+        assert out.returncode == 2 and said in out.stderr, out.stderr
+    else:
+        with pytest.raises(ArchiveError, match=said):
+            import_archive(archive, blocker / "memory", dry_run=route == "dry run")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "x.zip"]
+
+
 # ---- export never replaces what it did not write (attack round 5)
 
 

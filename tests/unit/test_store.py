@@ -894,6 +894,24 @@ def test_a_save_whose_index_cannot_be_rewritten_names_the_fix_and_writes_nothing
         assert entry.read_bytes() == kept
 
 
+@pytest.mark.parametrize("kind", ["a FIFO", "a regular file"])
+def test_a_save_into_a_dir_under_a_fifo_or_a_file_names_the_blocker_and_writes_nothing(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack40: "[Errno 20] Not a directory: '<dir>'", naming the dir and not what is above it
+    blocker = tmp_path / "home"
+    if kind == "a FIFO":
+        os.mkfifo(blocker)
+    else:
+        blocker.write_text("not a folder\n", encoding="utf-8")
+    with pytest.raises(NotADirectoryError) as info:
+        MemoryStore(blocker / "memory").save("Coffee", "The user drinks coffee", "user", "Coffee.")
+    message = str(info.value)
+    assert f"cannot be made: {blocker} is {kind}, not a folder" in message
+    assert "nothing was written" in message and "move it away" in message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
 def test_save_and_forget_keep_the_crlf_line_ends_of_a_hand_written_index(
     store: MemoryStore, mem: Path
 ) -> None:

@@ -414,6 +414,32 @@ def test_importing_memdir_nb_does_not_load_anthropic() -> None:
 # --- the memory dir's rules ----------------------------------------------------------------
 
 
+@pytest.mark.parametrize("tool_class", [MemdirMemoryTool, AsyncMemdirMemoryTool])
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (os.mkfifo, "a FIFO"),
+        (lambda p: os.symlink(p, p), "a symlink loop"),
+        (
+            lambda p: os.symlink(os.path.join(os.path.dirname(p), "gone"), p),
+            "a symlink to a path that does not exist",
+        ),
+    ],
+)
+def test_a_memory_dir_that_cannot_be_made_names_what_blocks_it(
+    tmp_path: Path, tool_class: type, make: Callable[[str], None], kind: str
+) -> None:
+    # attack40: the constructor raised "[Errno 20] Not a directory: '<dir>'" (or ELOOP, ENOENT),
+    # naming the dir, not the FIFO or the link above it, and no fix
+    blocker = tmp_path / "home"
+    make(str(blocker))
+    with pytest.raises(NotADirectoryError) as info:
+        tool_class(blocker / "memory")
+    assert f"cannot be made: {blocker} is {kind}, not a folder" in str(info.value)
+    assert "move it away" in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
 @pytest.fixture
 def tool(tmp_path: Path) -> MemdirMemoryTool:
     return MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)

@@ -71,6 +71,27 @@ def test_a_dir_that_cannot_be_made_under_a_fifo_is_named_so_not_as_not_there_yet
     assert where(w.config()).blocked_by is None
 
 
+def test_a_memory_dir_that_is_a_link_leading_nowhere_is_named_so_not_as_not_there_yet(
+    tmp_path: Path,
+) -> None:
+    # attack40: "(does not exist yet)" for a memory dir that is a symlink to a missing path
+    # (mkdir answers EEXIST for the link) or under a symlink loop (ELOOP)
+    w = make_world(tmp_path, repo=False)
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    dangling = where(w.config({"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(tmp_path / "dangling")}))
+    assert dangling.blocked_by == (
+        str(tmp_path / "dangling"),
+        "a symlink to a path that does not exist",
+    )
+    under_loop = where(
+        w.config({"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(tmp_path / "loop" / "m")})
+    )
+    first = format_where(under_loop).splitlines()[0]
+    assert "does not exist yet" not in first
+    assert f"(cannot be made: {tmp_path / 'loop'} is a symlink loop; see memdir-nb doctor)" in first
+
+
 def test_outside_git_the_project_folder_is_the_key(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     r = where(w.config())

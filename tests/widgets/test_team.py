@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 from memdir_nb.formats.index import parse_index
@@ -66,6 +67,24 @@ def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(
     before = snapshot(mem)
     v.promote("reference_refund_key.md")  # even called directly, the store refuses
     assert "Not promoted" in v.status_text and "credential" in v.status_text
+    assert snapshot(mem) == before
+
+
+def test_a_promote_onto_a_team_name_in_another_normal_form_is_refused_and_nothing_moves(
+    mem: Path, config: MemdirConfig
+) -> None:
+    # attack40: the view promoted project_café.md (composed) beside team/'s decomposed one,
+    # two files that every listing shows as one name (one file on macOS)
+    composed = unicodedata.normalize("NFC", "project_café.md")
+    store = MemoryStore(mem, now_ms=NOW)
+    body = "Fridays.\n\n**Why:** quiet.\n\n**How to apply:** book it."
+    store.save("cafe", "the cafe we meet in", "project", body, filename=composed)
+    decomposed = unicodedata.normalize("NFD", composed)
+    store.save("cafe", "the cafe we meet in", "project", body, filename=decomposed, scope="team")
+    v = TeamScopeView(mem, now_ms=NOW, config=config)
+    before = snapshot(mem)
+    assert v.promote(composed) is None
+    assert "Not promoted" in v.status_text and "Unicode normalisation" in v.status_text
     assert snapshot(mem) == before
 
 

@@ -24,10 +24,10 @@ from memdir_nb.spec.text import terminal_line
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.daily_log import append_daily_log
+from memdir_nb.storage.folder_blocker import folder_blocker
 from memdir_nb.storage.fsutil import (
     FILE_MODE,
     FOLDER_MODE,
-    folder_blocker,
     replace_file,
     side_stem,
 )
