@@ -1781,6 +1781,38 @@ def subagent_meta_home(tmp_path: Path) -> Path:
     return build_subagent_meta_home(tmp_path)
 
 
+@pytest.fixture
+def agents_without_their_session_home(tmp_path: Path) -> Path:
+    """build_subagent_meta_home, and a second session of the project (its id sorts after the
+    first) of which only its `<id>/subagents/` folder is there (real40: a home published
+    without its main transcripts over 4 MiB kept their agents): two reviewer agents."""
+    home = build_subagent_meta_home(tmp_path)
+    project = home / "projects" / "-home-ana-kiln-log"
+    missing = "9e7f1b22-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
+    subagents = project / missing / "subagents"
+    subagents.mkdir(parents=True)
+    for agent, task in (
+        ("agent-a1c2e3f4a5b6c7d80", "Check the glaze recipe against the cone chart"),
+        ("agent-a2d3f4a5b6c7d8e91", "Review the cooling schedule"),
+    ):
+        record = {
+            "type": "user",
+            "sessionId": missing,
+            "timestamp": "2026-11-30T10:00:00.000Z",
+            "cwd": "/home/ana/kiln-log",
+            "version": "2.1.99",
+            "uuid": f"u-{agent}",
+            "isSidechain": True,
+            "agentId": agent[6:],
+            "message": {"role": "user", "content": task},
+        }
+        (subagents / f"{agent}.jsonl").write_text(json.dumps(record) + "\n")
+        (subagents / f"{agent}.meta.json").write_text(
+            json.dumps({"agentType": "reviewer", "description": task})
+        )
+    return home
+
+
 def build_moved_home_session(tmp_path: Path) -> Path:
     """A home copied to another machine and its project folder renamed with it: the transcript
     now sits under `-srv-work-kiln`, while the session ran in /media/old/kiln with its config
