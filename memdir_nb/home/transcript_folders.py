@@ -79,7 +79,7 @@ def owning_session(path: str | os.PathLike[str]) -> str | None:
     """The id of the session an agent transcript belongs to: the ``<session id>/`` folder its
     ``subagents/`` is in (a workflow run's agents' too); None for a session's own transcript.
     A snapshot of a home can hold that folder without ``<session id>.jsonl`` (real40: a
-    published home left out three main transcripts over 4 MiB and kept their 17 agents)."""
+    published home left out three main transcripts over 4 MiB and kept their 163 agents)."""
     folder = Path(os.path.abspath(path)).parent
     if folder.parent.name == WORKFLOWS_DIRNAME and folder.parent.parent.name == "subagents":
         folder = folder.parent.parent
