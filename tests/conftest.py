@@ -1072,6 +1072,36 @@ def build_notes_index_near_cap_dir(root: Path) -> Path:
     return root
 
 
+def build_long_titles_index_dir(root: Path) -> Path:
+    """An index whose titles are long (real40: a Chinese index with titles of 50 characters and
+    hooks under 150, so its lines run past 200 though no hook is over its own cap): one line
+    of a long title and a 140-character hook, one whose title alone fills the line, one short."""
+    long_title = "Glaze firing log: cone six oxidation schedule with the slow cool and hold"
+    hook = (
+        "hold at 1,860 F for twenty minutes, then cool at 150 F an hour to 1,400 F; "
+        "matte glazes need the hold or they come out glossy and runny"
+    )
+    huge_title = " ".join(["Kiln shelf wash and wadding recipe for every stoneware body"] * 4)
+    lines = [
+        "# Studio memory",
+        "",
+        f"- [{long_title}](project_firing_log.md) \u2014 {hook}",
+        f"- [{huge_title}](reference_shelf_wash.md) \u2014 alumina and kaolin, two to one",
+        "- [Clay supplier](reference_clay.md) \u2014 stoneware comes from the co-op on Tuesdays",
+    ]
+    _put(root / "project_firing_log.md", flat_memory("Firing log", hook, "project", hook + "."))
+    _put(
+        root / "reference_shelf_wash.md",
+        flat_memory("Shelf wash", "alumina and kaolin", "reference", "Two parts alumina."),
+    )
+    _put(
+        root / "reference_clay.md",
+        flat_memory("Clay supplier", "the co-op", "reference", "Tuesdays, in 25 lb bags."),
+    )
+    _put(root / "MEMORY.md", "\n".join(lines) + "\n")
+    return root
+
+
 def build_numbered_files_dir(root: Path) -> Path:
     """A dir whose files carry a number before their stem (real35: a published dir of 250
     memories, `75-feedback_native_first_default.md`, whose index lists them by number) while
@@ -1278,6 +1308,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "binary-beside": build_binary_beside_dir,
     "person-sections": build_person_sections_dir,
     "notes-index-near-cap": build_notes_index_near_cap_dir,
+    "long-titles-index": build_long_titles_index_dir,
 }
 
 
@@ -1752,6 +1783,38 @@ def build_subagent_meta_home(root: Path) -> Path:
 def subagent_meta_home(tmp_path: Path) -> Path:
     """build_subagent_meta_home in tmp_path."""
     return build_subagent_meta_home(tmp_path)
+
+
+@pytest.fixture
+def agents_without_their_session_home(tmp_path: Path) -> Path:
+    """build_subagent_meta_home, and a second session of the project (its id sorts after the
+    first) of which only its `<id>/subagents/` folder is there (real40: a home published
+    without its main transcripts over 4 MiB kept their agents): two reviewer agents."""
+    home = build_subagent_meta_home(tmp_path)
+    project = home / "projects" / "-home-ana-kiln-log"
+    missing = "9e7f1b22-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
+    subagents = project / missing / "subagents"
+    subagents.mkdir(parents=True)
+    for agent, task in (
+        ("agent-a1c2e3f4a5b6c7d80", "Check the glaze recipe against the cone chart"),
+        ("agent-a2d3f4a5b6c7d8e91", "Review the cooling schedule"),
+    ):
+        record = {
+            "type": "user",
+            "sessionId": missing,
+            "timestamp": "2026-11-30T10:00:00.000Z",
+            "cwd": "/home/ana/kiln-log",
+            "version": "2.1.99",
+            "uuid": f"u-{agent}",
+            "isSidechain": True,
+            "agentId": agent[6:],
+            "message": {"role": "user", "content": task},
+        }
+        (subagents / f"{agent}.jsonl").write_text(json.dumps(record) + "\n")
+        (subagents / f"{agent}.meta.json").write_text(
+            json.dumps({"agentType": "reviewer", "description": task})
+        )
+    return home
 
 
 def build_moved_home_session(tmp_path: Path) -> Path:

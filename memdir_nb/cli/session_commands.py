@@ -20,10 +20,12 @@ from memdir_nb.home.sessions import (
     described,
     list_sessions,
     memory_dir_for_transcript,
+    project_folder,
     read_session,
     sessions_using,
 )
 from memdir_nb.home.subagent_meta import SubagentMeta, subagent_meta
+from memdir_nb.home.transcript_folders import owning_session
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import NotATranscriptError, StreamedReplay, iter_replay
 from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
@@ -121,10 +123,17 @@ def _print_sessions(
         _say(f"No {what}.")
         return 0
     project = None
+    sessions: set[str] = set()  # the project's sessions named so far, by their own row or not
     for _, s in rows:
         if s.project != project:
-            project = s.project
+            project, sessions = s.project, set()
             _say_line(f"{terminal_name(project)}/")  # a folder `p<0xff>` and `p\\udcff`: two
+        owner = owning_session(s.path)
+        if owner is not None and owner not in sessions and _main_is_absent(s.path, owner):
+            # its session's own transcript is not here: say so, or its agents read as the
+            # agents of the row above them (real40)
+            _say_line(f"  {terminal_name(owner):<40} (no transcript of its own; its agents:)")
+        sessions.add(owner or s.session_id)
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
         note += f"  (fork of {terminal_name(s.forked_from)})" if s.forked_from else ""
@@ -136,6 +145,12 @@ def _print_sessions(
         )
     _say(_listing_total([s for _, s in rows]))
     return 0
+
+
+def _main_is_absent(agent_path: str, session_id: str) -> bool:
+    """Whether the project folder holds no `<session id>.jsonl` beside the agent's session
+    folder (a snapshot that left it out, or a session whose transcript was deleted)."""
+    return not (project_folder(agent_path) / f"{session_id}.jsonl").exists()
 
 
 def _meta_of(info: SessionFile) -> SubagentMeta | None:

@@ -188,11 +188,23 @@ def _format_target(target: str) -> str:
     return target
 
 
-def format_index_entry(title: str, target: str, hook: str) -> str:
-    """'- [Title](file.md) — hook', with the hook cut to about MAX_HOOK_CHARS characters."""
+# A hook cut shorter than this says nothing: a line with no room for it goes without one.
+_MIN_HOOK_ROOM = 16
+
+
+def format_index_entry(title: str, target: str, hook: str, max_line: int | None = None) -> str:
+    """'- [Title](file.md) — hook', with the hook cut to about MAX_HOOK_CHARS characters.
+
+    max_line: also cut the hook so the whole line keeps within this many characters, when the
+    title and target leave it room (a long title with a hook under MAX_HOOK_CHARS still makes
+    a line past ~200: real40, a Chinese index whose titles run to 50 characters); a line whose
+    title and target leave no room goes without its hook, and may still be longer."""
     clean_title = _clean_title(title) or Path(target).stem
     line = f"- [{clean_title}]({_format_target(target)})"
-    short = shorten_hook(hook)
+    room = MAX_HOOK_CHARS
+    if max_line is not None:
+        room = min(room, max_line - len(line) - len(f" {ENTRY_DASH} "))
+    short = shorten_hook(hook, room) if room >= _MIN_HOOK_ROOM else ""
     return f"{line} {ENTRY_DASH} {short}" if short else line
 
 

@@ -113,7 +113,10 @@ class ForeignPrefix:
     before the first one carrying the file's own id (its name) are the parent's when an
     answer among them (an assistant record) carries another session's id. An answer is what
     tells a copy: after a `/clear`, 2.1.19 writes the user's prompts under the session
-    cleared for a while, and the answers under the file's own id.
+    cleared for a while, and the answers under the file's own id. The CLI's interrupt notice
+    tells one too: 2.1.5x and 2.1.6x open the session that implements a plan after clearing the
+    context with the planning session's last record, "[Request interrupted by user for tool
+    use]" under its id (real40: four of a Windows home's transcripts); no user types it.
     """
 
     def __init__(self, path: str, *, keep_uuids: bool = True) -> None:
@@ -146,7 +149,7 @@ class ForeignPrefix:
                 del self._uuids[self._opened_at :]
                 self._read = self._opened_at
             return
-        if record.get("type") == "assistant":
+        if record.get("type") == "assistant" or _carried_interrupt(record):
             self._parent = sid
         uuid = tr.record_id(record.get("uuid"))
         self._before = self._read
@@ -178,6 +181,11 @@ class ForeignPrefix:
         session.copied_uuids.update(self._uuids)
         session.forked_from = session.forked_from or self._parent
         session.session_id = os.path.basename(session.path)[: -len(".jsonl")]
+
+
+def _carried_interrupt(record: Mapping[str, Any]) -> bool:
+    """Whether a record is the CLI's interrupt notice (a user record nobody typed)."""
+    return record.get("type") == "user" and tr.classify_user(record) == tr.INTERRUPT
 
 
 def drop_turns(session: Session, kept_from: int, records_before: int) -> None:

@@ -73,3 +73,14 @@ def _sorted_entries(folder: Path) -> list[os.DirEntry[str]]:
             return sorted(entries, key=lambda e: e.name)
     except OSError:
         return []
+
+
+def owning_session(path: str | os.PathLike[str]) -> str | None:
+    """The id of the session an agent transcript belongs to: the ``<session id>/`` folder its
+    ``subagents/`` is in (a workflow run's agents' too); None for a session's own transcript.
+    A snapshot of a home can hold that folder without ``<session id>.jsonl`` (real40: a
+    published home left out three main transcripts over 4 MiB and kept their 163 agents)."""
+    folder = Path(os.path.abspath(path)).parent
+    if folder.parent.name == WORKFLOWS_DIRNAME and folder.parent.parent.name == "subagents":
+        folder = folder.parent.parent
+    return folder.parent.name if folder.name == "subagents" else None

@@ -37,6 +37,11 @@ _DATE_OR_NUMBER = re.compile(r"^[0-9\-:./,+TZ]+$")
 # manager's entry, `Google-Cloud-vault-sync-service`): no issued key or token is made of words.
 # After a password word they may be the value itself (a passphrase), so they stay checked there.
 _WORDS_NAME = re.compile(r"[A-Za-z]+(?:[-_][A-Za-z]+){2,}")
+# An unquoted value that is itself a setting, a word set to a word (`Destructive=true`,
+# `mode=readonly`): the label before it names a tool, a field or an option whose settings the
+# line lists ("- set_guest_password: Destructive=true, Idempotent=false"), not a secret written
+# down. No digit and no symbol but the one '=', so no issued key or password has this shape.
+_SETTING = re.compile(r"[A-Za-z][A-Za-z_]*=[A-Za-z]+")
 
 Span = tuple[str, int, int]  # (kind, start, end) on the line
 
@@ -97,6 +102,8 @@ def plausible_keyword_value(value: str, quoted: bool, heuristic: Any) -> bool:
     stem = value.rstrip(".\u2026")
     if stem != value and len(stem) < _ELIDED_STEM_MAX:
         return False  # an elided example ("pa-...", "sk-live-…"): a prefix, not a key
+    if not quoted and _SETTING.fullmatch(value):
+        return False  # a setting listed after a tool's or a field's name, not its value
     if is_placeholder_password(value) or (not quoted and _LOOKUP_OR_CALL.match(value)):
         # a word that stands for the secret ("ClientSecret = \"secret\""), or code that reads it
         # at run time (`apiKey = configuration["OpenAIKey"]`, `token = os.environ["T"]`,

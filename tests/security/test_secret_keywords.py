@@ -104,3 +104,21 @@ def test_words_joined_with_hyphens_after_a_password_word_are_still_a_value() -> 
     line = "wifi password: `correct-horse-battery-staple`"  # a passphrase is made of words
     assert ("password assignment", "correct-horse-battery-staple") in _values(line)
     assert _values("api_key: `sk-live-4f9aQ2x7Lm`") == [("secret assignment", "sk-live-4f9aQ2x7Lm")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a published agent memory lists each tool's hints after its name (fortieth session)
+        "- reset_guest_password: Destructive=true, Idempotent=true (same value twice, same state)",
+        "- rotate_api_key: Destructive=true, Idempotent=false",
+        "db_password: mode=readonly (the role, not the secret)",
+    ],
+)
+def test_a_setting_listed_after_a_tool_named_for_a_password_is_no_value(line: str) -> None:
+    assert _values(line) == []
+
+
+def test_a_value_with_a_digit_or_in_quotes_after_the_label_is_still_a_value() -> None:
+    assert ("password assignment", "Pass=word9") in _values("admin_password: Pass=word9")
+    assert ("password assignment", "Open=sesame") in _values('guest_password: "Open=sesame"')

@@ -896,6 +896,24 @@ def test_sessions_names_a_subagent_by_the_description_in_its_meta_file(
     assert by_id["agent-a9b3f0e1c2d4a5b67"]["description"] is None
 
 
+def test_sessions_names_the_session_of_agents_whose_own_transcript_is_not_there(
+    agents_without_their_session_home: Path,
+) -> None:
+    # real40: a published home kept the agents of three sessions whose transcripts (over
+    # 4 MiB) it left out; listed after the session above them, they read as its agents.
+    out = run_cli("sessions", "--home", str(agents_without_their_session_home))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    head = next(i for i, ln in enumerate(lines) if "9e7f1b22-3c4d-4e5f-8a6b-7c8d9e0f1a2b" in ln)
+    assert lines[head].endswith("(no transcript of its own; its agents:)")
+    assert (
+        "agent-a1c2e3f4a5b6c7d80" in lines[head + 1]
+        and "agent-a2d3f4a5b6c7d8e91" in lines[head + 2]
+    )
+    assert all("no transcript" not in ln for ln in lines[:head])  # the present session: no line
+    assert lines[-1] == "5 transcripts: 1 main, 4 subagents."
+
+
 def test_sessions_of_one_memory_dir_add_its_subfolders_sessions_that_used_it(
     sample_home: Path,
 ) -> None:

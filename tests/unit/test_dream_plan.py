@@ -37,6 +37,7 @@ from memdir_nb.dream import index_repairs as index_repairs_module
 from memdir_nb.dream.actions import IndexFit, PlanAction, WriteFile
 from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import BlockResults
+from memdir_nb.spec.constants import MAX_INDEX_LINE_CHARS
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import NotUTF8Error
@@ -1770,3 +1771,25 @@ def test_a_plan_cache_dir_inside_the_memory_dir_is_refused_before_anything_is_wr
         plan_consolidation(mem, cache_dir=mem / inside)
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before
     assert isinstance(plan_consolidation(mem, cache_dir=tmp_path / "cache"), ConsolidationPlan)
+
+
+def test_a_long_line_is_shortened_to_fit_its_title_and_a_second_dream_has_nothing_to_shorten(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # real40: lines past 200 characters whose hooks were under 150 got a shorten action that
+    # wrote the same line back, and every later dream proposed it again.
+    root = real_dir("long-titles-index")
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    shorten = [a for a in plan.actions if a.kind == "shorten_index_line"]
+    assert sorted(a.id for a in shorten) == [
+        "shorten:MEMORY.md:project_firing_log.md",
+        "shorten:MEMORY.md:reference_shelf_wash.md",
+    ]
+    apply_plan(plan)
+    lines = (root / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    firing = next(ln for ln in lines if "project_firing_log.md" in ln)
+    assert len(firing) <= MAX_INDEX_LINE_CHARS and firing.endswith("\u2026")
+    shelf = next(ln for ln in lines if "reference_shelf_wash.md" in ln)
+    assert shelf.endswith("(reference_shelf_wash.md)")  # no room left for a hook: it goes
+    again = plan_consolidation(root, now_ms=PLAN_NOW)
+    assert [a for a in again.actions if a.kind == "shorten_index_line"] == []

@@ -783,6 +783,29 @@ def test_a_desktop_fork_that_keeps_the_parents_session_id_on_its_copy_has_only_i
     assert len(_session_file(w.lines, PARENT_ID).turns) == 3
 
 
+def test_a_plan_implemented_in_a_new_file_after_the_planning_sessions_interrupt_is_its_own() -> (
+    None
+):
+    # 2.1.5x-2.1.6x: "clear context and implement the plan" opens a new file with the planning
+    # session's last record, its interrupt notice under its id; the file's own records follow.
+    # The session was named by the planning session's id and began with a turn of nothing.
+    w = RecordWriter(PARENT_ID, "/home/ana/app", "2026-03-02T09:11:00.000Z", seed="p")
+    w.interrupt(for_tool=True)
+    w.session_id = FORK_ID
+    w.prompt("Implement the following plan: move the kiln schedule into its own page")
+    _memory_write(w)
+    _finished(w, "moved")
+    w.prompt("now the glaze page")
+    _finished(w, "done")
+    s = _session_file(w.lines, FORK_ID)
+    assert s.session_id == FORK_ID and s.forked_from == PARENT_ID
+    assert [t.prompt for t in s.turns] == [
+        "Implement the following plan: move the kiln schedule into its own page",
+        "now the glaze page",
+    ]
+    assert s.copied_records == 1 and len(s.tool_calls) == 1
+
+
 def test_prompts_written_under_the_cleared_session_after_a_clear_stay_turns() -> None:
     # 2.1.19 after /clear: the user's prompts keep the cleared session's id for a while, the
     # answers carry the file's own; no answer under another id, so no copy
