@@ -356,7 +356,8 @@ def restore(
 ) -> list[str]:
     """Undo a batch (a dream's 'dream-...', the memory tool's 'memory-tool-...', a replaced
     index's 'rebuild-index-...'), or restore one file (its relative name) from the newest batch
-    holding it; returns the files put back. dry_run: the same checks and refusals, and the files
+    holding it, or a memory forget moved to .trash (dream.forgotten) when its copy there is
+    newer than any such batch; returns the files put back. dry_run: the same checks and refusals, and the files
     that would be put back, with nothing written and no lock taken (a dir this user cannot write
     to can still be previewed)."""
     root = absolute_dir(memory_dir)

@@ -23,7 +23,7 @@ from memdir_nb.storage.agent_root_index import agent_index_paths
 from memdir_nb.storage.memory_filenames import split_store_filename, store_filename
 from memdir_nb.storage.name_twins import new_name_twin
 from memdir_nb.storage.store_checks import MemoryValidationError
-from memdir_nb.storage.targets import forgotten_copy_order
+from memdir_nb.storage.targets import forgotten_copy_order, forgotten_stamp
 
 if TYPE_CHECKING:
     from memdir_nb.storage.store import MemoryStore
@@ -62,6 +62,17 @@ def newest_forgotten(root: Path, name: str) -> ForgottenCopy | None:
         return None
     (seconds, _number), trash_name = max(found)
     return ForgottenCopy(rel, f"{TRASH_DIRNAME}/{trash_name}", seconds)
+
+
+def forgotten_files(root: Path) -> list[str]:
+    """The names in .trash forget left (`<stamp>-<name, '/' as '__'>`), oldest first; none
+    when .trash cannot be listed (the batch listing says why)."""
+    try:
+        names = fsutil.names_in_nofollow(root, [TRASH_DIRNAME])
+    except (OSError, fsutil.SymlinkSwapError):
+        return []
+    found = [(seconds, n) for n in names if (seconds := forgotten_stamp(n)) is not None]
+    return [n for _s, n in sorted(found) if fsutil.is_regular_file(root / TRASH_DIRNAME / n)]
 
 
 def check_put_back(tx: StoreTransaction, root: Path, copy: ForgottenCopy) -> list[str]:

@@ -115,19 +115,23 @@ def free_trash_path(trash_dir: Path, rel: str, now_ms: float) -> Path:
 _FORGOTTEN_STAMP_LEN = 19
 
 
+def forgotten_stamp(trash_name: str) -> float | None:
+    """The moment a name free_trash_path made (`<stamp>-<name>`) was forgotten, or None when
+    trash_name is no such name. The layout has no manifest: the name is all there is."""
+    stamp, rest = trash_name[:_FORGOTTEN_STAMP_LEN], trash_name[_FORGOTTEN_STAMP_LEN:]
+    if not (stamp.endswith("Z") and rest.startswith("-") and len(rest) > 1):
+        return None
+    return trash_stamp_seconds(stamp)
+
+
 def forgotten_copy_order(trash_name: str, rel: str) -> tuple[float, int] | None:
     """Where trash_name stands among the copies of rel free_trash_path made (its stamp's
     moment, then its `-2`, `-3`... number; newest last when sorted), or None when trash_name
-    is not a forgotten copy of rel. The layout has no manifest: the name is all there is."""
-    stamp, dash, rest = (
-        trash_name[:_FORGOTTEN_STAMP_LEN],
-        trash_name[_FORGOTTEN_STAMP_LEN : _FORGOTTEN_STAMP_LEN + 1],
-        trash_name[_FORGOTTEN_STAMP_LEN + 1 :],
-    )
-    seconds = trash_stamp_seconds(stamp) if stamp.endswith("Z") and dash == "-" else None
+    is not a forgotten copy of rel."""
+    seconds = forgotten_stamp(trash_name)
     if seconds is None:
         return None
-    flat = rel.replace("/", "__")
+    rest, flat = trash_name[_FORGOTTEN_STAMP_LEN + 1 :], rel.replace("/", "__")
     if rest == flat:
         return seconds, 1
     number = rest[: -len(flat) - 1] if rest.endswith("-" + flat) else ""

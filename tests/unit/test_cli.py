@@ -2239,6 +2239,9 @@ def test_sessions_shows_a_sessions_last_recap_made_safe_to_print(tmp_path: Path)
 
 def test_restore_previews_then_puts_back_a_forgotten_memory_by_its_name(tmp_path: Path) -> None:
     mem = build_forgotten_dir(tmp_path)
+    listed = run_env("restore", str(mem)).stdout
+    assert "holds no batch" not in listed and "forgotten, newest first: " in listed
+    assert listed.index("-team__glaze.md") < listed.index("-kiln.md")  # newest first
     preview = run_env("restore", str(mem), "team/glaze.md", "--dry-run")
     assert preview.returncode == 0, preview.stderr
     assert "would put back 1 file: team/glaze.md" in preview.stdout
