@@ -17,6 +17,7 @@ import pytest
 from hypothesis import settings
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support import NOW, AttackTree, build_attack_tree
@@ -1923,3 +1924,37 @@ def write_cut_head_transcript(path: Path, cap: int) -> Path:
     path.write_bytes(first + cut + b' {"type":"user","cwd":"/past/cap"}\n')
     assert len(first + cut) == cap
     return path
+
+
+# ---------------------------------------------------------------------------------------------
+# branch forget40: memories MemoryStore.forget moved to .trash/<stamp>-<flat name>, no manifest
+
+
+def forgotten_memory(name: str, description: str, body: str) -> str:
+    """A project memory's text, as a forgotten copy holds it."""
+    return flat_memory(name, description, "project", body)
+
+
+def build_forgotten_dir(root: Path) -> Path:
+    """A memory dir where `kiln.md` was saved and forgotten twice (the second copy is newest)
+    and `team/glaze.md` saved and forgotten once, by the store at fixed times; `keep.md` stays."""
+    mem = root / "forgotten"
+    mem.mkdir(parents=True)
+    for n, text in enumerate(("Cone 6 in the old kiln.", "Cone 6, the new kiln controller.")):
+        store = MemoryStore(mem, now_ms=NOW + n * 60_000)
+        store.save(
+            "Kiln firing", f"Firing notes, version {n + 1}", "project", text, filename="kiln.md"
+        )
+        store.forget("kiln.md")
+    store = MemoryStore(mem, now_ms=NOW + 120_000)
+    store.save(
+        "Glaze recipe",
+        "The team's celadon",
+        "project",
+        "Celadon: 2% iron.",
+        scope="team",
+        filename="glaze.md",
+    )
+    store.forget("team/glaze.md")
+    store.save("Keep", "Stays put", "project", "Nothing to forget.", filename="keep.md")
+    return mem

@@ -327,7 +327,7 @@ def _restore_arguments(p: argparse.ArgumentParser) -> None:
         "name",
         nargs="?",
         help="a batch in .trash/ (as listed without it), or one file's name to take from the "
-        "newest batch holding it; without it, every batch is listed",
+        "newest batch holding it or the newest copy `forget` left; without it, all are listed",
     )
     p.add_argument(
         "--dry-run", action="store_true", help="say what would be put back; write nothing"

@@ -1,5 +1,7 @@
 """`memdir-nb restore`: list the batches in .trash/, or put one (or one file of one) back.
 
+A memory `forget` moved to .trash/ (no batch) is listed too and put back by its name.
+
 Every command that rewrites or removes memory files (a dream, the memory tool's delete, a
 rebuilt index) first moves the old files into a batch under .trash/. This command is the way
 back from the terminal; it calls the same `memdir_nb.dream.restore` as the Python API and the
@@ -13,6 +15,7 @@ import sys
 from pathlib import Path
 
 from memdir_nb.dream.apply import RestoreError, none_selected, preview_trash, restore
+from memdir_nb.dream.forgotten import forgotten_files
 from memdir_nb.spec.constants import TRASH_DIRNAME
 from memdir_nb.spec.shell_words import shell_word
 from memdir_nb.spec.shown_names import terminal_name
@@ -26,9 +29,11 @@ LISTED_FILES_NAMED = 10
 
 
 def _list_batches(memory_dir: Path) -> int:
-    """One line per batch: what restoring it would put back, or why it cannot be restored."""
+    """One line per batch: what restoring it would put back, or why it cannot be restored; then
+    the memories forget left in .trash (no batch: each is put back by its name)."""
     previews = preview_trash(memory_dir)
-    if not previews:
+    forgotten = forgotten_files(memory_dir.absolute())
+    if not previews and not forgotten:
         print(
             f"nothing to restore: {terminal_line(str(memory_dir / TRASH_DIRNAME))} holds no batch"
         )
@@ -41,7 +46,15 @@ def _list_batches(memory_dir: Path) -> int:
         if len(files) > LISTED_FILES_NAMED:
             shown += " (restore --dry-run with the batch names them all)"
         print(f"{terminal_name(batch)}: would put back {shown}")  # a batch is a folder's name
-    print(f"restore one with: memdir-nb restore {shell_word(memory_dir)} BATCH")
+    if previews:
+        print(f"restore one with: memdir-nb restore {shell_word(memory_dir)} BATCH")
+    if forgotten:
+        names = [terminal_name(n) for n in reversed(forgotten)]
+        print(f"forgotten, newest first: {first_few(names, LISTED_FILES_NAMED, 'older')}")
+        print(
+            f"put one back by its name: memdir-nb restore {shell_word(memory_dir)} NAME.md "
+            "(team/NAME.md for a team__NAME.md)"
+        )
     return 0
 
 

@@ -21,22 +21,29 @@ from memdir_nb.dream.actions import (
     _simulate,
     refuse_claude_plan_across_agents,
 )
+from memdir_nb.dream.forgotten import (
+    ForgottenCopy,
+    check_put_back,
+    newest_forgotten,
+    put_back,
+)
 from memdir_nb.dream.link_notes import rewrite_link_notes
+from memdir_nb.dream.restore_error import RestoreError as RestoreError  # re-exported
+from memdir_nb.dream.trash_batches import batch_seconds
+from memdir_nb.dream.trash_batches import list_dreams as list_dreams  # re-exported
+from memdir_nb.dream.trash_batches import list_trash_batches as list_trash_batches  # re-exported
 from memdir_nb.formats.index import IndexCapVerdict, index_cap_verdict
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.formats.names import tilde_free, tilde_problem, written_path_problem
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
     ENTRYPOINT_NAME,
-    IMPORT_BATCH_PREFIX,
     MEMORY_TOOL_BATCH_PREFIX,
-    REBUILD_BATCH_PREFIX,
     TRASH_DIRNAME,
     TRASH_MANIFEST_MAX_BYTES,
 )
 from memdir_nb.spec.text import first_few, terminal_line
-from memdir_nb.spec.timestamps import trash_stamp, trash_stamp_seconds
-from memdir_nb.storage import fsutil
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.agent_root_index import agent_index_paths
 from memdir_nb.storage.containment import PathTraversalError, absolute_dir
 from memdir_nb.storage.name_twins import new_name_twin
@@ -48,10 +55,6 @@ from memdir_nb.toolloop.memory_paths import other_file_problem
 if TYPE_CHECKING:
     from memdir_nb.storage.store import MemoryStore
     from memdir_nb.storage.transaction import StoreTransaction
-
-
-class RestoreError(ValueError):
-    """A dream cannot be restored as asked; nothing was changed."""
 
 
 @dataclass(frozen=True)
@@ -250,55 +253,6 @@ def _as_left(tx: StoreTransaction, rel: str, batch: str, info: dict[str, Any]) -
     return now
 
 
-def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
-    """Batch names of applied dreams in .trash/, oldest first."""
-    return [b for b in list_trash_batches(memory_dir) if b.startswith(DREAM_BATCH_PREFIX)]
-
-
-BATCH_PREFIXES = (
-    DREAM_BATCH_PREFIX,
-    MEMORY_TOOL_BATCH_PREFIX,
-    REBUILD_BATCH_PREFIX,
-    IMPORT_BATCH_PREFIX,
-)
-
-
-def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
-    """Restorable batches in .trash/ (dreams, the memory tool's deletes, replaced indexes), oldest first.
-
-    .trash itself is listed without following a link: one that is a symlink (or not a folder)
-    is refused with RestoreError, rather than listing another folder's names. A batch that is
-    a link is listed, and reading it is that batch's refusal (the contained reader's).
-    """
-    root = absolute_dir(memory_dir)
-    try:
-        names = fsutil.names_in_nofollow(root, [TRASH_DIRNAME])
-    except FileNotFoundError:
-        return []
-    except fsutil.SymlinkSwapError as exc:
-        raise RestoreError(
-            f"{root / TRASH_DIRNAME} is not a folder of the memory dir's own (a symlink, or not "
-            "a folder), so no batch in it is listed or restored; move it aside to see what it is"
-        ) from exc
-    found = []
-    for name in names:
-        for prefix in BATCH_PREFIXES:
-            # fsutil's test: pathlib's is_file raised for a batch past PATH_MAX (or one this
-            # user cannot enter), and that took the whole listing down (attack round 17)
-            if name.startswith(prefix) and fsutil.is_regular_file(
-                root / TRASH_DIRNAME / name / "manifest.json"
-            ):
-                found.append((_batch_order(name[len(prefix) :]), name))
-    return [name for _order, name in sorted(found)]
-
-
-def _batch_order(rest: str) -> tuple[float, str]:
-    """A batch's place: the moment its stamp names (a local-time stamp of an older version and
-    a UTC one of this version compared as moments, not as text), then the name."""
-    seconds = trash_stamp_seconds(rest)
-    return (seconds if seconds is not None else float("-inf"), rest)
-
-
 def preview_trash(memory_dir: str | os.PathLike[str]) -> list[tuple[str, list[str] | RestoreError]]:
     """Each batch in .trash/, oldest first, with the files restoring it would put back, or the
     RestoreError saying why it cannot be: what `restore(dir, batch, dry_run=True)` answers for
@@ -402,24 +356,31 @@ def restore(
 ) -> list[str]:
     """Undo a batch (a dream's 'dream-...', the memory tool's 'memory-tool-...', a replaced
     index's 'rebuild-index-...'), or restore one file (its relative name) from the newest batch
-    holding it; returns the files put back. dry_run: the same checks and refusals, and the files
+    holding it, or a memory forget moved to .trash (dream.forgotten) when its copy there is
+    newer than any such batch; returns the files put back. dry_run: the same checks and refusals, and the files
     that would be put back, with nothing written and no lock taken (a dir this user cannot write
     to can still be previewed)."""
     root = absolute_dir(memory_dir)
     if not name.strip():
         raise RestoreError(none_selected(root))
+    batches = list_trash_batches(root)
+    copy = None if name in batches else newest_forgotten(root, name)  # forget's, no manifest
     # Nothing to open: the dir or its .trash is missing. Refused before the store's lock is
     # taken, as a preview is: a restore from a dir with no batch left .memdir.lock behind in it
     # while saying nothing was restored (fresh38).
-    if not list_trash_batches(root):
+    if not batches and copy is None:
         raise RestoreError(
-            f"nothing named {name!r} in {root / TRASH_DIRNAME}, which holds no batch; "
-            "nothing was restored"
+            f"nothing named {name!r} in {root / TRASH_DIRNAME}, which holds no batch and no "
+            "forgotten memory of that name; nothing was restored"
         )
     if dry_run:
         with open_read_only(root) as view:
+            if copy is not None and _forgotten_wins(view, copy, name, batches):
+                return check_put_back(view, root, copy)
             return list(_restorable(view, root, name)[2])
-    with _store_for(root, store).transaction() as tx:
+    with (the_store := _store_for(root, store)).transaction() as tx:
+        if copy is not None and _forgotten_wins(tx, copy, name, batches):
+            return put_back(tx, the_store, copy)
         batch, manifest, files = _restorable(tx, root, name)
         bdir = f"{TRASH_DIRNAME}/{batch}"
         done = []
@@ -441,6 +402,20 @@ def restore(
     return done
 
 
+def _newest_holding(tx: StoreTransaction, name: str, batches: list[str]) -> str | None:
+    """The newest batch whose manifest holds the file name, else None."""
+    return next((b for b in reversed(batches) if name in _files_or_none(tx, b)), None)
+
+
+def _forgotten_wins(
+    tx: StoreTransaction, copy: ForgottenCopy, name: str, batches: list[str]
+) -> bool:
+    """Whether copy, forgotten no earlier than the newest batch holding name, is what a restore
+    of name puts back (the newest copy in .trash wins)."""
+    batch = _newest_holding(tx, name, batches)
+    return batch is None or copy.seconds >= batch_seconds(batch)
+
+
 def _restorable(
     tx: StoreTransaction, root: Path, name: str, batches: list[str] | None = None
 ) -> tuple[str, dict[str, Any], dict[str, Any]]:
@@ -454,13 +429,13 @@ def _restorable(
     if name in batches:
         batch, only = name, None
     else:
-        holding = [b for b in batches if name in _files_or_none(tx, b)]
-        if not holding:
+        holding = _newest_holding(tx, name, batches)
+        if holding is None:
             raise RestoreError(
                 f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: "
                 + _newest_named(batches)
             )
-        batch, only = holding[-1], name
+        batch, only = holding, name
     manifest = _manifest(tx, batch)
     files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
     if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):

@@ -351,6 +351,14 @@ class MemoryStore:
         self._links_left(links.left_dangling({rel: None}), f"{rel}, which was forgotten,")
         return trash_path
 
+    def index_put_back(self, tx: StoreTransaction, filename: str, text: str) -> None:
+        """Point filename's index at it again, inside tx (a forgotten memory restored): the
+        line save writes, from the header's name and description; a line there is kept."""
+        scope, plain = self._split(filename)
+        fm, _body = frontmatter.parse_frontmatter(text)
+        title, hook = (fm.name or "").strip(), (fm.description or "").strip()
+        self._write_index_line(tx, scope, plain, title, hook, keep_existing=True)
+
     def _links_left(self, left: LinksLeft, what: str) -> None:
         """Keep (last_links_left) and warn of the links a step left naming nothing."""
         self.last_links_left = left

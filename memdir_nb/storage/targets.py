@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.spec import constants
-from memdir_nb.spec.timestamps import trash_stamp
+from memdir_nb.spec.timestamps import trash_stamp, trash_stamp_seconds
 from memdir_nb.storage import containment as team_paths
 
 _RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
@@ -109,3 +109,30 @@ def free_trash_path(trash_dir: Path, rel: str, now_ms: float) -> Path:
         candidate = trash_dir / f"{prefix}-{n}-{flat}"
         n += 1
     return candidate
+
+
+# `<stamp>` as free_trash_path writes it: 20261203T142000123Z (trash_stamp with_ms), 19 characters
+_FORGOTTEN_STAMP_LEN = 19
+
+
+def forgotten_stamp(trash_name: str) -> float | None:
+    """The moment a name free_trash_path made (`<stamp>-<name>`) was forgotten, or None when
+    trash_name is no such name. The layout has no manifest: the name is all there is."""
+    stamp, rest = trash_name[:_FORGOTTEN_STAMP_LEN], trash_name[_FORGOTTEN_STAMP_LEN:]
+    if not (stamp.endswith("Z") and rest.startswith("-") and len(rest) > 1):
+        return None
+    return trash_stamp_seconds(stamp)
+
+
+def forgotten_copy_order(trash_name: str, rel: str) -> tuple[float, int] | None:
+    """Where trash_name stands among the copies of rel free_trash_path made (its stamp's
+    moment, then its `-2`, `-3`... number; newest last when sorted), or None when trash_name
+    is not a forgotten copy of rel."""
+    seconds = forgotten_stamp(trash_name)
+    if seconds is None:
+        return None
+    rest, flat = trash_name[_FORGOTTEN_STAMP_LEN + 1 :], rel.replace("/", "__")
+    if rest == flat:
+        return seconds, 1
+    number = rest[: -len(flat) - 1] if rest.endswith("-" + flat) else ""
+    return (seconds, int(number)) if number.isdigit() and number.isascii() else None

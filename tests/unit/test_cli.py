@@ -24,7 +24,7 @@ from memdir_nb.storage import listing
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.conftest import build_notices_session
+from tests.conftest import build_forgotten_dir, build_notices_session
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 from tests.support.child_env import child_env
 
@@ -2253,3 +2253,18 @@ def test_sessions_shows_a_sessions_last_recap_made_safe_to_print(tmp_path: Path)
     assert "\x1b" not in out.stdout
     (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
     assert listed["recap"].startswith("Glaze log parser") and listed["turns"] == 2
+
+
+def test_restore_previews_then_puts_back_a_forgotten_memory_by_its_name(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    listed = run_env("restore", str(mem)).stdout
+    assert "holds no batch" not in listed and "forgotten, newest first: " in listed
+    assert listed.index("-team__glaze.md") < listed.index("-kiln.md")  # newest first
+    preview = run_env("restore", str(mem), "team/glaze.md", "--dry-run")
+    assert preview.returncode == 0, preview.stderr
+    assert "would put back 1 file: team/glaze.md" in preview.stdout
+    assert not (mem / "team" / "glaze.md").exists()
+    out = run_env("restore", str(mem), "team/glaze.md")
+    assert out.returncode == 0, out.stderr
+    assert "put back 1 file: team/glaze.md" in out.stdout
+    assert "(glaze.md)" in (mem / "team" / "MEMORY.md").read_text()

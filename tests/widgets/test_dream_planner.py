@@ -23,6 +23,7 @@ from memdir_nb.dream import (
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.ui.widgets.dream_planner import DreamPlanner
+from tests.conftest import build_forgotten_dir
 from tests.support import NOW, snapshot
 
 HOUR_MS = 3_600_000.0
@@ -311,3 +312,12 @@ def test_a_cache_root_inside_the_planned_dir_plans_without_the_cache_and_says_so
     assert "the plan's cache was not used" in planner.status_text
     assert "where memory lives" in planner.status_text
     assert snapshot(mem) == before
+
+
+def test_restore_by_name_puts_a_forgotten_memory_back(tmp_path: Path, config: MemdirConfig) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.restore("kiln.md") == ["kiln.md"]
+    assert w.status_text == "Restored 1 file(s): kiln.md."
+    assert "the new kiln controller" in (mem / "kiln.md").read_text()
+    assert "(kiln.md)" in (mem / "MEMORY.md").read_text()

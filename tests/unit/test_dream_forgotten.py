@@ -1,0 +1,131 @@
+"""dream.forgotten: a memory MemoryStore.forget moved to .trash/<stamp>-<name> is put back by
+name through dream.restore (and its dry run), with its index line, never over a person's file."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.dream.apply import RestoreError, restore
+from memdir_nb.formats import index
+from memdir_nb.security.secret_scan import SecretInTeamMemoryError
+from memdir_nb.spec.timestamps import trash_stamp
+from memdir_nb.storage.store import MemoryStore
+from tests.conftest import build_forgotten_dir, forgotten_memory
+from tests.support import NOW
+
+
+def _trash(mem: Path) -> list[str]:
+    return sorted(p.name for p in (mem / ".trash").iterdir())
+
+
+def _targets(mem: Path, scope_dir: str = "") -> list[str]:
+    text = (mem / scope_dir / "MEMORY.md").read_text()
+    return [e.target for e in index.parse_index(text)]
+
+
+def test_a_forgotten_memory_is_restored_by_its_name_with_its_index_line(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    assert "kiln.md" not in _targets(mem)
+    assert restore(mem, "kiln.md") == ["kiln.md"]
+    text = (mem / "kiln.md").read_text()
+    assert "the new kiln controller" in text  # the newest of the two forgotten copies
+    assert "- [Kiln firing](kiln.md) — Firing notes, version 2" in (mem / "MEMORY.md").read_text()
+    assert _targets(mem) == ["keep.md", "kiln.md"]
+    older = [n for n in _trash(mem) if n.endswith("-kiln.md")]
+    assert len(older) == 1 and "old kiln" in (mem / ".trash" / older[0]).read_text()
+    with pytest.raises(RestoreError, match="made after it was forgotten"):
+        restore(mem, "kiln.md")  # the older copy is never put over the one restored
+
+
+def test_the_dry_run_names_the_file_and_changes_nothing(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    before = {p: p.read_bytes() for p in mem.rglob("*") if p.is_file()}
+    assert restore(mem, "kiln.md", dry_run=True) == ["kiln.md"]
+    assert restore(mem, "team/glaze.md", dry_run=True) == ["team/glaze.md"]
+    assert {p: p.read_bytes() for p in mem.rglob("*") if p.is_file()} == before
+
+
+def test_a_forgotten_team_memory_goes_back_to_team_with_the_team_index_line(
+    tmp_path: Path,
+) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    assert restore(mem, "team/glaze.md") == ["team/glaze.md"]
+    assert "Celadon" in (mem / "team" / "glaze.md").read_text()
+    assert _targets(mem, "team") == ["glaze.md"]
+    assert not any(n.endswith("team__glaze.md") for n in _trash(mem))
+
+
+def test_a_forgotten_team_copy_holding_a_secret_is_refused_by_the_team_guard(
+    tmp_path: Path,
+) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    leak = forgotten_memory("Deploy", "deploy key", "key: AKIAIOSFODNN7EXAMPLQ")
+    copy = mem / ".trash" / f"{trash_stamp(NOW + 600_000, with_ms=True)}-team__deploy.md"
+    copy.write_text(leak)
+    with pytest.raises(SecretInTeamMemoryError):
+        restore(mem, "team/deploy.md")
+    assert copy.read_text() == leak and not (mem / "team" / "deploy.md").exists()
+    assert "deploy.md" not in _targets(mem, "team")
+
+
+def test_a_file_of_that_name_made_since_is_kept_and_the_restore_refused(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    (mem / "kiln.md").write_text("written by hand after the forget\n")
+    for dry_run in (True, False):
+        with pytest.raises(RestoreError, match="made after it was forgotten.*rename or forget"):
+            restore(mem, "kiln.md", dry_run=dry_run)
+    assert (mem / "kiln.md").read_text() == "written by hand after the forget\n"
+    assert sum(n.endswith("-kiln.md") for n in _trash(mem)) == 2
+
+
+def test_a_twin_in_the_other_unicode_form_is_refused(tmp_path: Path) -> None:
+    mem = tmp_path / "mem"
+    composed = unicodedata.normalize("NFC", "café.md")
+    store = MemoryStore(mem, now_ms=NOW)
+    store.save("Cafe", "The café notes", "project", "Espresso.", filename=composed)
+    store.forget(composed)
+    decomposed = mem / unicodedata.normalize("NFD", composed)
+    decomposed.write_text("made by another program\n")
+    with pytest.raises(RestoreError, match="cannot restore"):
+        restore(mem, composed)
+    assert decomposed.read_text() == "made by another program\n"
+    assert not (mem / composed).exists()
+
+
+def test_a_copy_forgotten_by_an_older_version_without_a_manifest_is_restored(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "mem"
+    (mem / ".trash").mkdir(parents=True)
+    (mem / "MEMORY.md").write_text("# Memory index\n")
+    text = forgotten_memory("Old", "forgotten last month", "Still true.")
+    (mem / ".trash" / "20261103T091500123Z-old.md").write_text(text)
+    (mem / ".trash" / "20261101T091500123Z-old.md").write_text("older copy\n")
+    assert restore(mem, "old.md", dry_run=True) == ["old.md"]
+    assert restore(mem, "old.md") == ["old.md"]
+    assert (mem / "old.md").read_text() == text
+    assert _targets(mem) == ["old.md"]
+
+
+def test_the_newest_copy_wins_between_a_batch_and_a_forgotten_copy(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    batch = mem / ".trash" / "dream-20300101T000000Z-1-abcdef"
+    batch.mkdir()
+    (batch / "kiln.md").write_text("deleted by a later dream\n")
+    manifest = {
+        "created_ms": 0,
+        "actions": [],
+        "files": {"kiln.md": {"before": True, "after_sha": None}},
+    }
+    (batch / "manifest.json").write_text(json.dumps(manifest))
+    assert restore(mem, "kiln.md") == ["kiln.md"]
+    assert (mem / "kiln.md").read_text() == "deleted by a later dream\n"
+    (mem / "kiln.md").unlink()
+    older = mem / ".trash" / "dream-20000101T000000Z-1-abcdef"
+    batch.rename(older)
+    assert restore(mem, "kiln.md") == ["kiln.md"]
+    assert "the new kiln controller" in (mem / "kiln.md").read_text()
