@@ -246,3 +246,18 @@ def test_the_tour_counts_one_markdown_file_in_the_singular(
     printed = _printed(nb)
     assert "\n1 markdown file in it\n" in printed
     assert "markdown files" not in printed
+
+
+@pytest.mark.slow
+def test_the_truncation_step_measures_a_private_index_past_its_caps(
+    real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh40: the step measured team/MEMORY.md only, so on a dir whose own MEMORY.md is past the
+    # caps (the usual case: team memory is rare) it said there was nothing to show, or that the
+    # team index dropped nothing, while the inspector below it counted the private lines dropped.
+    memory_dir = real_dir("untyped-past-cap")  # a 240-line MEMORY.md and no team/ folder
+    nb = _run(NOTEBOOK_DIR / "02_scanning_and_index.ipynb", memory_dir, monkeypatch)
+    printed = _printed(nb)
+    assert "private: 240 lines / 200," in printed
+    assert "lines dropped: 40 | first dropped line 201 because of the line cap" in printed
+    assert "Nothing to show for the team index budget" not in printed
