@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.ui.demo import build_demo_memory_dir
+from tests.support.ports import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -440,7 +441,7 @@ def test_make_lab_starts_jupyter_when_home_cannot_hold_its_runtime_folder(
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_", "MEMDIR_NB_"))
     }
-    env.update(HOME=str(home_dir), MEMDIR_NB_DIR=str(memory), LAB_PORT=str(_free_port()))
+    env.update(HOME=str(home_dir), MEMDIR_NB_DIR=str(memory), LAB_PORT=str(free_port()))
 
     done = subprocess.run(
         ["make", "-s", "lab"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
@@ -457,21 +458,13 @@ def test_make_lab_starts_jupyter_when_home_cannot_hold_its_runtime_folder(
         assert runtime.is_relative_to(home_dir) and runtime.is_dir()
 
 
-def _free_port() -> int:
-    """A port nothing on 127.0.0.1 listens on now: `make lab` refuses a taken one, and another
-    lab on this machine may hold the default 8888."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _lab_with_dir(
     checkout: Path, home: Path, memdir: str, *, port: int | None = None
 ) -> subprocess.CompletedProcess[str]:
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_", "MEMDIR_NB_"))
     }
-    env.update(HOME=str(home), MEMDIR_NB_DIR=memdir, LAB_PORT=str(port or _free_port()))
+    env.update(HOME=str(home), MEMDIR_NB_DIR=memdir, LAB_PORT=str(port or free_port()))
     return subprocess.run(
         ["make", "-s", "lab"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
     )
