@@ -90,7 +90,15 @@ lab-copy:
 # loading it reads every attribute of the server, the deprecated ServerApp.token among them, and
 # each start printed "DeprecationWarning: ServerApp.token config is deprecated" though nothing
 # here sets it (fresh38). The lab needs no classic-notebook config.
+#
+# The port is checked first (a listener on 127.0.0.1 refuses a second bind, even with
+# SO_REUSEADDR, which lets a port a stopped lab left in TIME_WAIT pass as Jupyter's own bind
+# does). With another Jupyter on it (8888 is everyone's default) the recipe printed the tour's
+# address, which then named the other server, and Jupyter refused only after: "port 8888 is
+# not available", with no word of LAB_PORT (fresh40).
 lab: $(STAMP) lab-copy
+	@$(BIN)/python -c 'import socket, sys; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' $(call shell_word,$(LAB_PORT)) 2>/dev/null || { \
+		echo "port "$(call shell_word,$(LAB_PORT))" on 127.0.0.1 is taken (another Jupyter?) or is not a port: pick a free one, as in LAB_PORT=9000 make lab"; exit 2; }
 	@if [ $(call shell_word,$(MEMDIR_NB_DIR)) = $(call shell_word,$(DEMO_DIR)) ]; then \
 		$(BIN)/memdir-nb demo $(call shell_word,$(DEMO_DIR)) --overwrite; \
 	else \

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.ui.demo import build_demo_memory_dir
+from tests.support.ports import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -439,7 +441,7 @@ def test_make_lab_starts_jupyter_when_home_cannot_hold_its_runtime_folder(
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_", "MEMDIR_NB_"))
     }
-    env.update(HOME=str(home_dir), MEMDIR_NB_DIR=str(memory))
+    env.update(HOME=str(home_dir), MEMDIR_NB_DIR=str(memory), LAB_PORT=str(free_port()))
 
     done = subprocess.run(
         ["make", "-s", "lab"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
@@ -456,11 +458,13 @@ def test_make_lab_starts_jupyter_when_home_cannot_hold_its_runtime_folder(
         assert runtime.is_relative_to(home_dir) and runtime.is_dir()
 
 
-def _lab_with_dir(checkout: Path, home: Path, memdir: str) -> subprocess.CompletedProcess[str]:
+def _lab_with_dir(
+    checkout: Path, home: Path, memdir: str, *, port: int | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_", "MEMDIR_NB_"))
     }
-    env.update(HOME=str(home), MEMDIR_NB_DIR=memdir)
+    env.update(HOME=str(home), MEMDIR_NB_DIR=memdir, LAB_PORT=str(port or free_port()))
     return subprocess.run(
         ["make", "-s", "lab"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
     )
@@ -498,3 +502,27 @@ def test_make_lab_says_a_tilde_it_cannot_expand_was_taken_literally_with_the_fix
     assert literal.returncode == 2
     assert "it was taken literally, as a folder named '~sam' here" in literal.stdout
     assert "give the full path, or leave the ~ unquoted so the shell expands it" in literal.stdout
+
+
+# --------------------------------------------------------------------------- a taken port (fresh40)
+
+
+def test_make_lab_stops_before_printing_a_url_when_its_port_is_taken(tmp_path: Path) -> None:
+    # fresh40: with another Jupyter on the port (8888 is everyone's default), `make lab` printed
+    # "The tour: http://127.0.0.1:8888/...?token=..." (the other server's address, with a token
+    # it does not know), started Jupyter, and only then did Jupyter refuse: "port 8888 is not
+    # available", with no word of LAB_PORT.
+    checkout = _checkout_with_venv_stand_ins(tmp_path)
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        done = _lab_with_dir(checkout, tmp_path / "home", str(memory), port=port)
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"port {port} on 127.0.0.1 is taken" in done.stdout
+    assert "LAB_PORT=" in done.stdout
+    assert "The tour:" not in done.stdout
+    assert "runtime" not in done.stdout  # the stand-in jupyter never ran

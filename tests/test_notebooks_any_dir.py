@@ -246,3 +246,35 @@ def test_the_tour_counts_one_markdown_file_in_the_singular(
     printed = _printed(nb)
     assert "\n1 markdown file in it\n" in printed
     assert "markdown files" not in printed
+
+
+@pytest.mark.slow
+def test_the_truncation_step_measures_a_private_index_past_its_caps(
+    real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh40: the step measured team/MEMORY.md only, so on a dir whose own MEMORY.md is past the
+    # caps (the usual case: team memory is rare) it said there was nothing to show, or that the
+    # team index dropped nothing, while the inspector below it counted the private lines dropped.
+    memory_dir = real_dir("untyped-past-cap")  # a 240-line MEMORY.md and no team/ folder
+    nb = _run(NOTEBOOK_DIR / "02_scanning_and_index.ipynb", memory_dir, monkeypatch)
+    printed = _printed(nb)
+    assert "private: 240 lines / 200," in printed
+    assert "lines dropped: 40 | first dropped line 201 because of the line cap" in printed
+    assert "Nothing to show for the team index budget" not in printed
+
+
+@pytest.mark.slow
+def test_the_dashboard_says_in_its_page_why_a_memory_dir_cannot_be_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fresh40: `MEMDIR_NB_DIR=demo_memory .venv/bin/voila notebooks/dashboard.ipynb` from the
+    # checkout (a relative path is taken from the kernel's folder, notebooks/) raised in the cell,
+    # and Voila's page hides an exception's message: it said only "There was an error when
+    # executing cell [2]. Please run Voilà with --show_tracebacks=True", the reason in the log.
+    missing = tmp_path / "no such memory"
+    nb = _run(NOTEBOOK_DIR / "dashboard.ipynb", missing, monkeypatch)
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+    printed = _printed(nb)
+    assert f"Cannot open the memory dir: {missing} (from MEMDIR_NB_DIR) does not exist" in printed
+    assert "unset it to use the bundled demo" in printed

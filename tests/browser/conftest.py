@@ -14,7 +14,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ from typing import Any
 import pytest
 
 from tests.support.kernels import ipc_kernel_flags
+from tests.support.ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -60,14 +60,6 @@ def find_chromium() -> str | None:
         if os.access(path, os.X_OK):
             return path
     return shutil.which("chromium")
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def wait_for_http(
