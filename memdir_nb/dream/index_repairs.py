@@ -274,15 +274,16 @@ def _one_index_actions(
     kept = _rels(listed, own)
     dropped = [a.kind == "add_missing_index_line" and a.files[1] not in kept for a in new]
     left = [a for a, gone in zip(new, dropped, strict=True) if gone]
-    if left:
-        many = len(left) > 1
-        notes.append(
-            f"{len(left)} {'memories' if many else 'memory'} without a line in {irel} "
-            f"{'get' if many else 'gets'} none: the line would go again to keep it under the "
-            f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps (the "
-            "files stay, and recall still finds them); to list them, move the index's notes "
-            "into memory files or shorten its hooks"
-        )
+    if not left:  # the same actions: the fit made again is this one (no second simulation)
+        return [*new, fit]
+    many = len(left) > 1
+    notes.append(
+        f"{len(left)} {'memories' if many else 'memory'} without a line in {irel} "
+        f"{'get' if many else 'gets'} none: the line would go again to keep it under the "
+        f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps (the "
+        "files stay, and recall still finds them); to list them, move the index's notes "
+        "into memory files or shorten its hooks"
+    )
     # by place, not `a not in left`: that compared each add with each dropped one (940,000
     # dataclass __eq__ calls on the bench dir, about 180 ms of a first plan; plan39b)
     new = [a for a, gone in zip(new, dropped, strict=True) if not gone]
