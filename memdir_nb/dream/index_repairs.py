@@ -282,19 +282,23 @@ def _one_index_actions(
     kept = _rels(listed, own)
     dropped = [a.kind == "add_missing_index_line" and a.files[1] not in kept for a in new]
     left = [a for a, gone in zip(new, dropped, strict=True) if gone]
-    if left:
-        many = len(left) > 1
-        notes.append(
-            f"{len(left)} {'memories' if many else 'memory'} without a line in {irel} "
-            f"{'get' if many else 'gets'} none: the line would go again to keep it under the "
-            f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps (the "
-            "files stay, and recall still finds them); to list them, move the index's notes "
-            "into memory files or shorten its hooks"
-        )
+    if not left:  # the same actions: the fit made again is this one (no second simulation)
+        return [*new, fit]
+    many = len(left) > 1
+    notes.append(
+        f"{len(left)} {'memories' if many else 'memory'} without a line in {irel} "
+        f"{'get' if many else 'gets'} none: the line would go again to keep it under the "
+        f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps (the "
+        "files stay, and recall still finds them); to list them, move the index's notes "
+        "into memory files or shorten its hooks"
+    )
     # by place, not `a not in left`: that compared each add with each dropped one (940,000
     # dataclass __eq__ calls on the bench dir, about 180 ms of a first plan; plan39b)
     new = [a for a, gone in zip(new, dropped, strict=True) if not gone]
-    fit = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed)[0]
+    (op,) = fit.ops
+    assert isinstance(op, IndexFit)  # what _fit_action makes
+    # the same files and lines listed: the same order, not sorted again
+    fit = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed, op.order)[0]
     return [*new, fit] if fit is not None else new
 
 
@@ -339,9 +343,11 @@ def _fit_action(
     actions: list[PlanAction],
     in_scope: dict[str, _Mem],
     indexed: dict[str, int],
+    order: tuple[str, ...] | None = None,
 ) -> tuple[PlanAction | None, str]:
     """7. the fit_index_caps action for index irel as actions leave it (None when it is under
-    both caps), and the index's text as they leave it."""
+    both caps), and the index's text as they leave it; order: _fit_order(in_scope, indexed)
+    when the caller has it."""
     text = texts.get(irel) or ""
     probe = ConsolidationPlan(root, _touching(irel, actions), texts, hashes, 0.0)
     after = probe.result().get(irel, text) or ""
@@ -359,6 +365,6 @@ def _fit_action(
         "project and reference pointers go before feedback and user ones, lowest "
         "first, and a section heading left empty goes too (the diff lists each line)",
         (irel,),
-        (IndexFit(irel, _fit_order(in_scope, indexed)),),
+        (IndexFit(irel, _fit_order(in_scope, indexed) if order is None else order),),
     )
     return action, after

@@ -15,7 +15,11 @@ import re
 from collections import defaultdict
 
 from memdir_nb.formats import index
-from memdir_nb.formats.index_caps import block_left_open, entry_line_flags
+from memdir_nb.formats.index_caps import (
+    block_left_open,
+    entry_flags_and_closer,
+    entry_line_flags,
+)
 from memdir_nb.formats.index_edits import in_place_of, split_keep_end
 from memdir_nb.formats.index_lines import (
     entry_target,
@@ -41,11 +45,11 @@ class IndexText:
         self.alive = len(lines)
         self.empty = sum(1 for line in lines if line == "")  # alive lines that are ''
         self.by_target: dict[str, list[int]] = defaultdict(list)
-        prose = entry_line_flags("\n".join(lines))  # a line in a comment or code is no entry
+        # a line in a comment or code is no entry; open_block: closed before a line appended
+        prose, self.open_block = _flags_and_closer(text, "\n".join(lines))
         for pos, line in enumerate(lines):
             if prose[pos]:
                 self._index(pos, line)
-        self.open_block = block_left_open(text)  # closed before the first line appended
         self.sections = _Sections(lines)  # kept up as lines go and come
 
     def _index(self, pos: int, line: str, target: str | bool | None = False) -> None:
@@ -156,6 +160,15 @@ class IndexText:
         if not kept:
             return ""
         return in_style("\n".join(kept) + ("\n" if self.ends else ""), self.end)
+
+
+def _flags_and_closer(text: str, joined: str) -> tuple[list[bool], str]:
+    """(entry_line_flags(joined), block_left_open(text)) for joined, text's lines as
+    split_keep_end gives them: from one strip of joined when text has no CR (then the two are
+    the same lines, less a last line end that opens and closes nothing); plan40."""
+    if "\r" in text:  # the file's own lines are not joined's: block_left_open reads text
+        return entry_line_flags(joined), block_left_open(text)
+    return entry_flags_and_closer(joined)
 
 
 # The entry target of each line upsert was given: a planner upserts the same formatted lines

@@ -187,7 +187,11 @@ def _frontmatter_end(lines: list[str]) -> tuple[int, int]:
 def loaded_line_flags(text: str) -> list[bool]:
     """For each line of text split at '\n', whether the loader keeps it (it is neither
     frontmatter nor inside a block-level HTML comment)."""
-    kept = frozenset(strip_entrypoint_extras(text).line_map)
+    return _kept_flags(text, strip_entrypoint_extras(text))
+
+
+def _kept_flags(text: str, stripped: StrippedEntrypoint) -> list[bool]:
+    kept = frozenset(stripped.line_map)
     return [no in kept for no in range(1, text.count("\n") + 2)]
 
 
@@ -237,6 +241,15 @@ def block_left_open(text: str) -> str:
     return _fence_after(text, loaded_line_flags(text))
 
 
+def entry_flags_and_closer(text: str) -> tuple[list[bool], str]:
+    """(entry_line_flags(text), block_left_open(text)) from one strip of text, not three
+    (IndexText reads both of every index it parses; plan40)."""
+    stripped = strip_entrypoint_extras(text)
+    flags = _kept_flags(text, stripped)
+    fence = _fence_after(text, flags)
+    return flags, COMMENT_CLOSE if _open_comment(stripped.comments) else fence
+
+
 def _file_line_numbers(lines: list[str], text: str) -> list[int]:
     """For each of the loader's lines (text split at every CR and LF), the file line it stands
     on as `spec.text.as_lf` numbers them: the same but in a file with LFs, where a lone CR
@@ -252,7 +265,10 @@ def _file_line_numbers(lines: list[str], text: str) -> list[int]:
 def ends_in_open_comment(text: str) -> bool:
     """Whether text ends inside a block-level HTML comment never closed: the loader drops
     everything from its `<!--` on, so a line appended after it would never be loaded."""
-    comments = strip_entrypoint_extras(text).comments
+    return _open_comment(strip_entrypoint_extras(text).comments)
+
+
+def _open_comment(comments: tuple[str, ...]) -> bool:
     if not comments:
         return False
     last = comments[-1]

@@ -178,7 +178,8 @@ def _format_target(target: str) -> str:
     of them is bracketed: lines written here are links to every Markdown reader, and `_MD_LINK`
     reads a blank inside a bare target only for the people and agents who write it so.
     """
-    if not target or any(ch in target for ch in "\n\r<>"):
+    # `in` four times, not any() over a generator: a fit formats every line of the index
+    if not target or "\n" in target or "\r" in target or "<" in target or ">" in target:
         raise ValueError(
             f"index link target {target!r} is empty or holds a newline or angle bracket; "
             "pass the memory file's path relative to the index, e.g. 'feedback_testing.md'"
@@ -339,6 +340,15 @@ class MovedFiles:
 
 def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
     """The entry on one line (its first .md link, else its first backticked .md name), or None."""
+    plain = _plain_link(line)
+    if plain is not None:  # format_index_entry's own line: the search's answer, found directly
+        title, target, end = plain
+        return IndexEntry(line_no, title, target, _hook_after(line, end), line)
+    return _searched_entry(line, line_no)
+
+
+def _searched_entry(line: str, line_no: int) -> IndexEntry | None:
+    """parse_entry_line's answer found by the search (_find_entry), for any line."""
     found = _find_entry(line)
     if found is None:
         return None
@@ -357,6 +367,9 @@ def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
 def entry_target(line: str) -> str | None:
     """parse_entry_line(line, n).target, or None when line is not an entry (no title, hook
     or IndexEntry built: for code that only looks lines up by target)."""
+    plain = _plain_link(line)
+    if plain is not None:
+        return plain[1]
     found = _find_entry(line)
     return None if found is None else norm_target(found.target)
 
@@ -375,6 +388,15 @@ def plain_entry_target(line: str) -> str | None:
     `)`. For a plain target, link_path is the target itself, no URL scheme matches (no colon)
     and control_problem finds nothing (printable ASCII), so is_md_target is the name gate's
     answer for its last part. None for any other line: no answer; ask entry_target."""
+    plain = _plain_link(line)
+    return None if plain is None else plain[1]
+
+
+def _plain_link(line: str) -> tuple[str, str, int] | None:
+    """(title, target, where the link ends) of a line plain_entry_target answers: _find_entry's
+    first link, title as written (no bracket or backslash to unescape) and target as norm_target
+    leaves it, so parse_entry_line builds the search's entry without the search (a third of a
+    first plan's index fit, where nearly every line is such a line; plan40). None: search."""
     close = line.find("](", 3) if line.startswith("- [") else -1
     end = line.find(")", close + 2) if close >= 0 else -1
     if end < 0:
@@ -384,7 +406,7 @@ def plain_entry_target(line: str) -> str | None:
         return None
     if "[" in title or "]" in title or "\\" in title:
         return None
-    return target if is_memory_filename(target.rsplit("/", 1)[-1]) else None
+    return (title, target, end + 1) if is_memory_filename(target.rsplit("/", 1)[-1]) else None
 
 
 # What leads a line's content: blanks, a quote mark, a table pipe, heading marks, a list marker,
@@ -417,7 +439,14 @@ def _may_be_unloaded(text: str) -> bool:
     fence's backtick or tilde. A single line holding none is loaded and prose whatever it says
     (frontmatter needs two lines), which spares a fit or a planner parsing one line at a time
     the whole-text pass (a third of a first plan's index fit; thirty-ninth session, lead)."""
-    return any(mark in text for mark in ("\n", "\r", "\ufeff", "<!--", "`", "~"))
+    return (  # `in` six times, not any() over a generator: a fit asks it of every line
+        "\n" in text
+        or "\r" in text
+        or "\ufeff" in text
+        or "<!--" in text
+        or "`" in text
+        or "~" in text
+    )
 
 
 def parse_index(text: str) -> list[IndexEntry]:

@@ -677,6 +677,103 @@ def test_an_index_over_its_caps_is_simulated_once_per_fit_and_planned_as_before(
     assert plan.notes == full.notes and plan.result() == full.result()
 
 
+def test_a_fit_that_keeps_every_added_line_is_not_simulated_again(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """plan40: the fit was made again over the adds it kept, a second simulation of the index,
+    also when it kept them all (the same actions: the same fit). Over the line cap by old
+    pointers, with the newest memory unlisted: one simulation, and the fit's counts are those
+    of the index the other actions leave."""
+    for i in range(205):
+        write_memory(
+            project_memdir,
+            f"project_note_{i:03d}.md",
+            name=f"Note {i}",
+            description=f"topic number {i}",
+            type="project",
+            body=f"body {i}",
+            age_days=10 + i,
+            now_ms=PLAN_NOW,
+        )
+    write_memory(
+        project_memdir,
+        "feedback_newest.md",
+        name="Newest",
+        description="the newest rule",
+        type="feedback",
+        body="body",
+        age_days=0,
+        now_ms=PLAN_NOW,
+    )
+    lines = [f"- [Note {i}](project_note_{i:03d}.md) \u2014 topic number {i}" for i in range(205)]
+    (project_memdir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    real = actions_module._simulate
+    calls: list[int] = []
+
+    def counted(plan: Any, approved: Any) -> dict[str, str | None]:
+        calls.append(1)
+        return real(plan, approved)
+
+    monkeypatch.setattr(actions_module, "_simulate", counted)
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert len(calls) == 1
+    kinds = [a.kind for a in plan.actions if a.files[0] == "MEMORY.md"]
+    assert kinds == ["add_missing_index_line", "fit_index_caps"]
+    fit = plan.actions[-1]
+    before = plan.result([a for a in plan.actions if a is not fit])["MEMORY.md"] or ""
+    n_lines = len(before.rstrip("\n").split("\n"))
+    assert f"would be {n_lines} lines / {len(before)} bytes" in fit.summary
+    fitted = plan.result()["MEMORY.md"] or ""
+    assert "(feedback_newest.md)" in fitted and "(project_note_204.md)" not in fitted
+    assert not any("without a line" in n for n in plan.notes)
+
+
+def test_the_fit_made_again_over_the_kept_adds_keeps_the_first_fits_order(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """plan40: the fit made again over the adds the first one kept sorted every memory of the
+    index again, on the same files and lines: it takes the first fit's order. Over the line
+    cap by its own lines, with the three oldest memories unlisted (the fit drops their lines
+    first): one sort, and the fit keeps the line and byte counts of the index without them."""
+    for i in range(208):
+        listed = i < 205
+        write_memory(
+            project_memdir,
+            f"project_note_{i:03d}.md",
+            name=f"Note {i}",
+            description=f"topic number {i}",
+            type="project",
+            body=f"body {i}",
+            age_days=10 + i if listed else 500 + i,
+            now_ms=PLAN_NOW,
+        )
+    lines = [f"- [Note {i}](project_note_{i:03d}.md) \u2014 topic number {i}" for i in range(205)]
+    (project_memdir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    real = index_repairs_module._fit_order
+    calls: list[int] = []
+
+    def counted(*args: Any) -> tuple[str, ...]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(index_repairs_module, "_fit_order", counted)
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert len(calls) == 1
+    assert any("3 memories without a line in MEMORY.md get none" in n for n in plan.notes)
+    fit = plan.actions[-1]
+    assert fit.kind == "fit_index_caps"
+    assert [a.kind for a in plan.actions if a.files[0] == "MEMORY.md"] == ["fit_index_caps"]
+    before = (project_memdir / "MEMORY.md").read_text(encoding="utf-8")
+    assert f"would be 205 lines / {len(before)} bytes" in fit.summary
+    (op,) = fit.ops
+    assert isinstance(op, IndexFit) and op.order[:4] == (
+        "project_note_207.md",
+        "project_note_206.md",
+        "project_note_205.md",
+        "project_note_204.md",
+    )
+
+
 def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
 
     rng = random.Random(7)

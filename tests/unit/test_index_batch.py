@@ -5,9 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from memdir_nb.formats import index
+from memdir_nb.formats import index, index_batch, index_caps
 from memdir_nb.formats.index_batch import IndexText, fit_index
+from memdir_nb.formats.index_caps import block_left_open, entry_flags_and_closer, entry_line_flags
+from memdir_nb.formats.index_edits import split_keep_end
 
 TARGETS = ["a.md", "b.md", "./c.md", "<d e.md>", "d e.md", "team/x.md", "c.md"]
 
@@ -276,3 +280,57 @@ def test_a_heading_emptied_after_lines_were_upserted_under_it_is_found() -> None
     assert doc.text() == "## Notes\n- [b](b.md) \u2014 y\n"
     doc.remove("b.md", drop_emptied=True)
     assert doc.text() == ""
+
+
+_MARKDOWN_BITS = st.lists(
+    st.sampled_from(
+        [
+            "---",
+            "name: x",
+            "<!--",
+            "-->",
+            "<!-- a -->",
+            "  <!-- b",
+            "```",
+            "~~~",
+            "````md",
+            "- [A](a.md) \u2014 h",
+            "",
+            "## S",
+            "prose `x`",
+            "\ufeff---",
+        ]
+    ),
+    max_size=10,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_MARKDOWN_BITS, st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
+def test_an_index_reads_its_entry_lines_and_open_block_from_one_strip(
+    lines: list[str], end: str, final: bool
+) -> None:
+    # IndexText took the entry flags of its lines and the block an appended line must close
+    # with three strips of the text (plan40: one): the same flags and closer as before.
+    text = end.join(lines) + (end if final and lines else "")
+    kept, _ = split_keep_end(text)
+    joined = "\n".join(kept)
+    expected = (entry_line_flags(joined), block_left_open(text))
+    assert index_batch._flags_and_closer(text, joined) == expected
+    if "\r" not in text:
+        assert entry_flags_and_closer(joined) == expected
+
+
+def test_an_index_is_stripped_once_when_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = index_caps.strip_entrypoint_extras
+
+    def counting(text: str) -> index_caps.StrippedEntrypoint:
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(index_caps, "strip_entrypoint_extras", counting)
+    doc = IndexText("# Index\n<!-- open\n- [A](a.md) \u2014 h\n")
+    assert len(calls) == 1
+    doc.upsert("- [B](b.md) \u2014 h", "b.md")
+    assert doc.text() == "# Index\n<!-- open\n- [A](a.md) \u2014 h\n-->\n- [B](b.md) \u2014 h\n"

@@ -3,13 +3,18 @@ a search of the line gives, without the search."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memdir_nb.formats import index_lines
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.formats.index_lines import (
+    _searched_entry,
     entry_target,
+    parse_entry_line,
     parse_index,
     plain_entry_target,
     retarget_entry_line,
@@ -82,6 +87,40 @@ def test_a_raw_line_is_answered_only_as_the_search_answers(a: str, b: str, c: st
     line = f"- [{a}](x.md{b}){c}"
     found = plain_entry_target(line)
     assert found is None or found == entry_target(line)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_WORDS, _TARGET, _WORDS, _WORDS)
+def test_a_lines_entry_is_the_one_the_search_finds(
+    title: str, target: str, hook: str, raw: str
+) -> None:
+    # parse_entry_line reads a formatted line for a plain target without the search (plan40):
+    # its entry (title, target, hook, form) is the search's, and so is any other line's.
+    lines = [f"- [{title}]({target}){raw}", f"- [{title}](x.md){raw}"]
+    with contextlib.suppress(ValueError):  # a target format_index_entry refuses
+        lines.append(format_index_entry(title, target, hook))
+    for line in lines:
+        assert parse_entry_line(line, 7) == _searched_entry(line, 7)
+
+
+def test_a_formatted_line_for_a_plain_target_is_parsed_without_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A first plan's index fit parses each of an over-cap index's lines; nearly all are lines
+    # format_index_entry wrote, and the search was a third of the fit (plan40).
+    def no_search(line: str) -> None:
+        raise AssertionError(f"searched {line!r}")
+
+    monkeypatch.setattr(index_lines, "_find_entry", no_search)
+    line = format_index_entry("Deploy notes", "team/project_deploy.md", "the hook — | x")
+    entry = parse_entry_line(line, 3)
+    assert entry is not None
+    assert (entry.title, entry.target, entry.hook) == (
+        "Deploy notes",
+        "team/project_deploy.md",
+        "the hook — | x",
+    )
+    assert entry_target(line) == "team/project_deploy.md"
 
 
 SPACED_LINKS = {  # line -> the file it names
