@@ -188,6 +188,11 @@ def _fits(n_lines: int, n_bytes: int) -> bool:
     return n_lines <= index.MAX_ENTRYPOINT_LINES and n_bytes <= index.MAX_ENTRYPOINT_BYTES
 
 
+# A plan fits the same over-cap index plan after plan (the planner's check of which added lines
+# the fit keeps, real39, runs it on every plan): a few whole answers are kept, keyed by the text
+# and the order, so a repeat plan of an unchanged dir does not fit again (about 20 ms of a repeat
+# plan on the bench dir; fortieth session, lead). The bound in bytes holds it to a few indexes.
+@bounded_cache(max_entries=8, max_bytes=CACHE_MAX_BYTES)
 def fit_index(text: str, order: tuple[str, ...]) -> str:
     """Bring an index under both caps: collapse blank runs, shorten hooks, then drop the oldest
     entries (`order`, first dropped first).

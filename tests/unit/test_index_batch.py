@@ -163,9 +163,34 @@ def test_a_second_fit_of_the_same_lines_parses_none_of_them_again(
         parsed.append(line)
         return real_parse(line)
 
+    again = order[::-1]  # another order: the whole answer is not kept, each line's form is
+    expected = _reference_fit(text, again)
     monkeypatch.setattr(index, "parse_index", counting)
-    assert fit_index(text, order) == first
+    assert fit_index(text, again) == expected
     assert parsed == []
+
+
+def test_a_repeat_fit_of_the_same_index_and_order_is_answered_without_fitting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a repeat plan of an unchanged dir fits the same index in the same order: the answer is
+    # kept whole (fortieth session), and only an equal text and order find it
+    text = "\n".join(f"- [R{i}](repeat_{i}.md) — " + "r" * 200 for i in range(300)) + "\n"
+    order = tuple(f"repeat_{i}.md" for i in range(300))
+    first = fit_index(text, order)
+    calls: list[int] = []
+    real_drop = index_batch._drop_until_fit
+
+    def counting(*args: object) -> str:
+        calls.append(1)
+        return real_drop(*args)  # type: ignore[arg-type]  # the same arguments, passed on
+
+    monkeypatch.setattr(index_batch, "_drop_until_fit", counting)
+    assert fit_index(str(text), tuple(order)) == first  # equal, not the same objects
+    assert calls == []
+    other = order[1:] + order[:1]
+    assert fit_index(text, other) == _reference_fit(text, other)
+    assert calls == [1]
 
 
 @pytest.mark.parametrize("seed", range(40))
