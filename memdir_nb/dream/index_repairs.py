@@ -23,10 +23,10 @@ from memdir_nb.formats import index
 from memdir_nb.formats.index_batch import fit_index
 from memdir_nb.formats.index_lines import (
     IndexEntry,
-    MovedFiles,
     retarget_entry_line,
     wiki_entry_memory,
 )
+from memdir_nb.formats.moved_files import MovedFiles
 from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_INDEX_LINE_CHARS
 from memdir_nb.spec.taxonomy import MemoryType

@@ -39,7 +39,6 @@ from memdir_nb.formats.index_lines import (
     MAX_HOOK_CHARS,
     NO_DESCRIPTION_HOOK,
     IndexEntry,
-    MovedFiles,
     format_index_entry,
     in_style,
     index_mentions,
@@ -53,6 +52,7 @@ from memdir_nb.formats.index_lines import (
     wiki_entry_memory,
 )
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.moved_files import MovedFiles
 from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.spec.taxonomy import MEMORY_TYPES

@@ -11,14 +11,12 @@ the store, the rebuild); `format_index_entry` writes a line; `upsert_index_entry
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from memdir_nb.formats.index_caps import entry_line_flags
-from memdir_nb.formats.names import control_problem, is_memory_filename, normal_twin
+from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.formats.wikilinks import LinkTargets, first_link, link_name
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
 from memdir_nb.spec.text import as_lf, one_line
@@ -34,7 +32,6 @@ __all__ = [
     "NO_DESCRIPTION_HOOK",
     "URL_SCHEME",
     "IndexEntry",
-    "MovedFiles",
     "entry_target",
     "format_index_entry",
     "in_style",
@@ -301,41 +298,6 @@ def retarget_entry_line(line: str, target: str) -> str | None:
     else:
         written = target
     return line[: found.start] + written + line[found.stop :]
-
-
-class MovedFiles:
-    """Where a missing index target's file went: the one memory file of the scope that has its
-    name (an entry whose file was moved into a sub-folder). Files are looked up by name, so an
-    index of many dangling lines over a dir of many files costs one pass over each."""
-
-    def __init__(self, scope_files: Iterable[str]) -> None:
-        """scope_files: relative to the index's folder, as the answers are."""
-        self._by_name: dict[str, list[str]] = {}
-        for f in scope_files:
-            self._by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
-        self._by_form: dict[str, list[str]] | None = None  # by NFC path, made on first twin()
-
-    def twin(self, target: str) -> str | None:
-        """The file whose path is target's in another Unicode normal form (`café` decomposed
-        for a line's `café` composed: the same on screen, another name here), or None."""
-        if self._by_form is None:
-            self._by_form = {}
-            for f in (f for files in self._by_name.values() for f in files):
-                self._by_form.setdefault(unicodedata.normalize("NFC", f), []).append(f)
-        target = link_path(target)
-        return normal_twin(target, self._by_form.get(unicodedata.normalize("NFC", target), ()))
-
-    def find(self, target: str) -> str | None:
-        """The one file named like target (other than target itself), or None: none, or several.
-
-        target as linked: `<x.md>`, `./x.md` and `x.md#setup` name x.md.
-        """
-        target = link_path(target)
-        named = self._by_name.get(target.rsplit("/", 1)[-1], ())
-        if len(named) > 2:  # at least two besides target: no one answer (and no pass over them)
-            return None
-        found = [f for f in named if f != target]
-        return found[0] if len(found) == 1 else None
 
 
 def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:

@@ -8,7 +8,8 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import NamedTuple
 
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
-from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, link_path
+from memdir_nb.formats.index_lines import IndexEntry, link_path
+from memdir_nb.formats.moved_files import MovedFiles
 from memdir_nb.formats.names import misread_name_problem, normal_form, spelled
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.lint.fix_commands import rebuild_command

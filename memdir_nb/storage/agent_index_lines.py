@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from memdir_nb.formats.index import parse_index
-from memdir_nb.formats.index_lines import MovedFiles, retarget_entry_line
+from memdir_nb.formats.index_lines import retarget_entry_line
+from memdir_nb.formats.moved_files import MovedFiles
 
 
 def carried_root_lines(
@@ -29,7 +30,7 @@ def carried_root_lines(
     points_at: what a target of the root's index is (merge_index's rule: the root-relative
     file when it exists, '' when missing, None when not a memory of the root); files: the
     root's memory files (root relative), to follow a dangling line to the one file of its
-    name (formats.index_lines.MovedFiles, as a rebuild re-points it). Only removable entry
+    name (formats.moved_files.MovedFiles, as a rebuild re-points it). Only removable entry
     lines are carried (a heading or prose naming a file stays the root's)."""
     out: dict[str, str] = {}
     moved: MovedFiles | None = None

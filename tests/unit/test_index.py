@@ -40,8 +40,9 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.formats.index_batch import IndexText
 from memdir_nb.formats.index_caps import index_file_lines
-from memdir_nb.formats.index_lines import MovedFiles, line_mentions, retarget_entry_line
+from memdir_nb.formats.index_lines import line_mentions, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.moved_files import MovedFiles
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.index_files import (
     IndexTargets,
