@@ -223,8 +223,7 @@ def replay_session(
 
     selector: None uses the offline default (never a model API). now_ms: the time for turns
     whose prompt has no timestamp (default: the clock). turns_between: the extractor's
-    throttling, as ExtractionScheduler takes it. show_secrets: show the prompts and notes with
-    their credentials as typed (default: redacted, `SessionReplay.shown`).
+    throttling, as ExtractionScheduler takes it. show_secrets: see `SessionReplay.shown`.
     """
     stream = iter_replay(
         transcript,
@@ -302,7 +301,7 @@ def iter_replay(
     notes.extend(_session_notes(session))
     notes.extend(_moved_note(session, recorded, moved_from))
     replay = SessionReplay(session, root, label, [], None, notes + timeline.notes)
-    replay.show_secrets = show_secrets
+    replay.show_secrets = show_secrets  # its prompts and notes as typed, else redacted
     rows = _rows(
         replay, timeline, current, paths, selector, decisions, now_ms, progress=progress, keep=keep
     )
@@ -380,7 +379,6 @@ def _rows(
             row = _replay_turn(
                 turn, session, timeline, state, scratch, recall, selector, turn_ms, seen
             )
-            row.prompt = replay.shown(row.prompt)  # recall ran on the prompt as typed
             row.extraction = decisions.at(turn)
             row.cli_surfaced = _uniq_rels(paths.relative(p) for p in turn.cli_recalled)
             for rel in row.cli_surfaced:  # the CLI offers none of them again this session

@@ -143,7 +143,9 @@ class SessionReplay:
             self.totals.add(t)
 
     def add(self, t: TurnReplay, *, keep: bool = True) -> None:
-        """Count one more turn, and keep it in `turns` unless keep is False."""
+        """Count one more turn, and keep it in `turns` unless keep is False. Its prompt becomes
+        the prompt as the replay shows it (`shown`): recall has run on it as typed."""
+        t.prompt = self.shown(t.prompt)
         self.totals.add(t)
         if keep:
             self.turns.append(t)
