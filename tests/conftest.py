@@ -1958,3 +1958,36 @@ def build_forgotten_dir(root: Path) -> Path:
     store.forget("team/glaze.md")
     store.save("Keep", "Stays put", "project", "Nothing to forget.", filename="keep.md")
     return mem
+
+
+# A made-up Anthropic key and GitHub token (attack40b): written in pieces so no scanner of this
+# repository reads them as real; the secret guard knows both shapes.
+PASTED_API_KEY = "sk-ant-api03-" + "Qm7vT2xLp9Rw4Ks8" * 5 + "Zc3N-Jf6HyAA"
+PASTED_GH_TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3" * 2 + "x9Yq"
+
+
+def build_pasted_key_session(root: Path) -> Path:
+    """A Claude home of one session in which the user pasted credentials (attack40b): the first
+    prompt holds PASTED_API_KEY (past the table's 60-character cut), the second starts with an
+    `export` of PASTED_GH_TOKEN, a warning the CLI showed and the away_summary recap quote
+    the key. A memory dir beside it holds one memory about the deploy. Returns the transcript."""
+    project = root / "claude" / "projects" / "-home-ana-deploy"
+    (project / "memory").mkdir(parents=True)
+    (project / "memory" / "deploy_notes.md").write_text(
+        "---\nname: deploy notes\ndescription: how the staging deploy is run\ntype: project\n"
+        "---\nThe staging deploy runs from the release branch.\n",
+        encoding="utf-8",
+    )
+    (project / "memory" / "MEMORY.md").write_text(
+        "- [deploy notes](deploy_notes.md) — how the staging deploy is run\n", encoding="utf-8"
+    )
+    w = RecordWriter("pasted", "/home/ana/deploy", "2026-11-30T09:00:00.000Z", seed="pasted")
+    w.prompt(f"use {PASTED_API_KEY} for the staging deploy")
+    w.response([{"type": "text", "text": "Done."}])
+    w.system("informational", content=f"Key {PASTED_API_KEY} was rejected", level="warning")
+    w.prompt(f"export GITHUB_TOKEN={PASTED_GH_TOKEN} then run the deploy")
+    w.response([{"type": "text", "text": "Deployed."}])
+    w.system("away_summary", content=f"Deploying staging with key {PASTED_API_KEY}.")
+    path = project / "pasted.jsonl"
+    path.write_text(w.text(), encoding="utf-8")
+    return path

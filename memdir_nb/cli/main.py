@@ -251,6 +251,7 @@ def _sessions_arguments(p: argparse.ArgumentParser) -> None:
         "those beside it and those its subfolders and in-repo worktrees ran with it",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    _show_secrets_argument(p)
     p.set_defaults(func="session_commands:cmd_sessions")
 
 
@@ -281,7 +282,19 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
         "--now-ms", type=epoch_ms, default=None, help="pretend 'now' is this epoch time in ms"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    _show_secrets_argument(p)
     p.set_defaults(func="session_commands:cmd_replay")
+
+
+def _show_secrets_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--show-secrets",
+        action="store_true",
+        help=(
+            "show credentials in the transcript's text as typed (default: redacted, e.g. "
+            "'sk-a…[108 chars]'; the transcript is never changed)"
+        ),
+    )
 
 
 # ---------------------------------------------------------------- the commands that write into a memory dir

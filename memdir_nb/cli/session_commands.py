@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from memdir_nb.cli.home_commands import _claude_homes
@@ -29,6 +30,7 @@ from memdir_nb.home.transcript_folders import owning_session
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import NotATranscriptError, StreamedReplay, iter_replay
 from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
+from memdir_nb.security.secret_scan import redact_secrets
 from memdir_nb.spec.constants import PROJECTS_DIRNAME
 from memdir_nb.spec.shown_names import terminal_name
 from memdir_nb.spec.text import clip, one_line, plural, terminal_line, terminal_safe
@@ -108,6 +110,8 @@ def _print_sessions(
 ) -> int:
     """The listing, project by project, or as JSON; 'No <what>.' when there is none."""
     metas = {s.path: _meta_of(s) for _, s in rows}
+    if not args.show_secrets:  # a recap quoting a credential shows it redacted (attack40b)
+        rows = [(h, replace(s, recap=s.recap and redact_secrets(s.recap))) for h, s in rows]
     if args.json:
         print(
             dumps_output(
@@ -200,6 +204,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             selector=make_selector(args.selector),
             now_ms=args.now_ms,
             turns_between=args.turns_between,
+            show_secrets=args.show_secrets,
         )
         if args.json:
             _print_json_replay(transcript, stream)

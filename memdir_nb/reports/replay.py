@@ -216,13 +216,14 @@ def replay_session(
     now_ms: float | None = None,
     turns_between: int = 1,
     progress: bool | None = None,
+    show_secrets: bool = False,
 ) -> SessionReplay:
     """Replay a session against the memory dir as it stood at each turn (see the module doc),
     keeping every turn in `SessionReplay.turns`.
 
     selector: None uses the offline default (never a model API). now_ms: the time for turns
     whose prompt has no timestamp (default: the clock). turns_between: the extractor's
-    throttling, as ExtractionScheduler takes it.
+    throttling, as ExtractionScheduler takes it. show_secrets: see `SessionReplay.shown`.
     """
     stream = iter_replay(
         transcript,
@@ -232,6 +233,7 @@ def replay_session(
         turns_between=turns_between,
         progress=progress,
         keep=True,
+        show_secrets=show_secrets,
     )
     for _ in stream.turns:
         pass
@@ -277,6 +279,7 @@ def iter_replay(
     turns_between: int = 1,
     progress: bool | None = None,
     keep: bool = False,
+    show_secrets: bool = False,
 ) -> StreamedReplay:
     """replay_session, turn by turn: each TurnReplay is made when `turns` asks for it and, with
     keep False, let go once handed out, so what the replay adds to the session it reads does
@@ -298,6 +301,7 @@ def iter_replay(
     notes.extend(_session_notes(session))
     notes.extend(_moved_note(session, recorded, moved_from))
     replay = SessionReplay(session, root, label, [], None, notes + timeline.notes)
+    replay.show_secrets = show_secrets  # its prompts and notes as typed, else redacted
     rows = _rows(
         replay, timeline, current, paths, selector, decisions, now_ms, progress=progress, keep=keep
     )

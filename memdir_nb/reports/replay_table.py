@@ -15,6 +15,7 @@ from typing import Any
 from memdir_nb.extract.scheduler import SchedulerDecision
 from memdir_nb.formats.session_model import Session
 from memdir_nb.recall.explain_selection import MemoryExplanation
+from memdir_nb.security.secret_scan import redact_secrets
 from memdir_nb.spec.text import first_few, plural, terminal_line
 
 
@@ -128,13 +129,23 @@ class SessionReplay:
     notes: list[str] = field(default_factory=list)
     budget_spent_at: int | None = None  # index of the turn where the budget ran out
     totals: ReplayTotals = field(default_factory=ReplayTotals)
+    # False (the default): what the replay shows of the transcript's own text (prompts, recaps,
+    # notices) has every credential the secret guard knows redacted (`shown`); the file is
+    # never changed. True: shown as typed, for the person who asks for it by name (attack40b).
+    show_secrets: bool = False
+
+    def shown(self, text: str) -> str:
+        """text as the replay shows it: its credentials redacted unless show_secrets."""
+        return text if self.show_secrets else redact_secrets(text)
 
     def __post_init__(self) -> None:
         for t in self.turns:
             self.totals.add(t)
 
     def add(self, t: TurnReplay, *, keep: bool = True) -> None:
-        """Count one more turn, and keep it in `turns` unless keep is False."""
+        """Count one more turn, and keep it in `turns` unless keep is False. Its prompt becomes
+        the prompt as the replay shows it (`shown`): recall has run on it as typed."""
+        t.prompt = self.shown(t.prompt)
         self.totals.add(t)
         if keep:
             self.turns.append(t)
@@ -170,7 +181,7 @@ class SessionReplay:
         """The replay's notes (whose session, forks, refusals, recaps and notices, what could
         not be rebuilt), each on one line: the summary's last lines, and the replay widget's
         notes list."""
-        return [terminal_line(n) for n in self.notes]  # a path: one line
+        return [terminal_line(self.shown(n)) for n in self.notes]  # a path: one line
 
     def summary(self, *, notes: bool = True) -> str:
         """One paragraph: turns, surfaced, cut, misses; then the notes (note_lines) unless

@@ -139,7 +139,7 @@ def _notices_html(replay: SessionReplay, turn: TurnReplay) -> str:
         notes = turn_notice_notes(replay.session, 0) + notes
     if not notes:
         return ""
-    items = "".join(f"<li>{html_safe(n)}</li>" for n in notes)
+    items = "".join(f"<li>{html_safe(replay.shown(n))}</li>" for n in notes)
     return (
         "<p>Beside the conversation, the CLI told the user:</p>"
         f"<ul class='memdir-replay-turn-notices'>{items}</ul>"

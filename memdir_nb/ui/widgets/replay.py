@@ -57,10 +57,13 @@ class ReplayView(MemdirView):
         selector: str = "semantic",
         now_ms: float | None = None,
         config: MemdirConfig | None = None,
+        show_secrets: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-replay")
+        # prompts and notes show credentials redacted unless asked for by name (attack40b)
+        self.show_secrets = show_secrets
         self.replay: SessionReplay | None = None
         offered = view.sessions_beside(self.memory_dir)
         # option labels are plain text named by files in the home: shown as the CLI shows them
@@ -128,6 +131,7 @@ class ReplayView(MemdirView):
                 selector=make_selector(self.selector_name, self.config),
                 now_ms=self.now_ms(),
                 turns_between=self.turns_between,
+                show_secrets=self.show_secrets,
             )
         except (OSError, ValueError) as exc:
             self.replay = None
