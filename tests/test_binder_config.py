@@ -18,7 +18,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
+from nbformat.sign import NotebookNotary
 
 from tests.support.kernels import ipc_kernel_flags
 
@@ -83,6 +85,20 @@ def test_post_build_if_present_is_executable_and_stops_on_error() -> None:
     assert os.access(post, os.X_OK), "postBuild must be executable (chmod +x binder/postBuild)"
 
 
+def test_post_build_trusts_the_dashboard_the_badge_opens_so_voila_logs_no_warning(
+    tmp_path: Path,
+) -> None:
+    # lefts40: Voila logged "Notebook dashboard.ipynb is not trusted" at every start on Binder
+    post = (BINDER / "postBuild").read_text(encoding="utf-8").splitlines()
+    trusts = [ln.split() for ln in post if ln.startswith("jupyter trust ")]
+    assert trusts == [["jupyter", "trust", "notebooks/dashboard.ipynb"]]
+    jupyter = Path(sys.executable).parent / "jupyter"
+    env = {**os.environ, "HOME": str(tmp_path), "JUPYTER_DATA_DIR": str(tmp_path / "data")}
+    _run([str(jupyter), *trusts[0][1:]], cwd=REPO, env=env)
+    nb = nbformat.read(REPO / "notebooks" / "dashboard.ipynb", as_version=4)
+    assert NotebookNotary(data_dir=str(tmp_path / "data")).check_signature(nb)
+
+
 def test_badge_targets_exist_and_are_notebooks() -> None:
     for rel in BADGE_TARGETS:
         path = REPO / rel
@@ -134,6 +150,7 @@ def test_fresh_venv_from_binder_requirements_runs_the_tour(tmp_path: Path) -> No
         post_build.exists()
     ):  # repo2docker runs it from the repo root with the env's python first on PATH
         post_env = {**env, "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"}
+        post_env["HOME"] = str(tmp_path / "home")  # its `jupyter trust` writes under ~
         _run([str(post_build)], cwd=REPO, env=post_env)
 
     # The editable install must resolve to this checkout, as "-e ." from the repo root does.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.home.paths import sanitize_path
 from tests.support.fake_home import add_memory, make_world
 from tests.support.notebook_run import clean_printed_text, run_notebook
 
@@ -53,3 +54,25 @@ def test_notebook_10_explains_the_project_whose_memory_dir_memdir_nb_dir_names(
     text = clean_printed_text(run_notebook(NOTEBOOK, elsewhere))
     assert f"project {w.project} (the project its key names)" in text
     assert "other-dir-checked" not in text and str(elsewhere) not in text
+
+
+@pytest.mark.slow
+def test_notebook_10_says_the_key_names_no_folder_instead_of_explaining_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # lefts40: a dir whose project was moved or deleted (or copied from another machine): the
+    # notebook explained the working folder's project as if it were the dir's
+    w = make_world(tmp_path, repo=False)
+    gone = tmp_path / "moved_away"
+    mem = w.memory_dir_for(gone)
+    add_memory(mem, "feedback_db.md")
+    elsewhere = tmp_path / "lab"
+    elsewhere.mkdir()
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(w.home))
+    text = clean_printed_text(run_notebook(NOTEBOOK, elsewhere))
+    assert f"opened {mem}\n" in text
+    assert f"its key {mem.parent.name} names no folder on this machine" in text
+    assert str(elsewhere) not in text and sanitize_path(str(elsewhere)) not in text
+    assert "index-dangling" not in text  # the dir itself is still checked, and is clean
+    assert "other-dir-checked" not in text  # it named the home folder's dir as "this project's"

@@ -47,6 +47,7 @@ from memdir_nb.dream.claude import (
     build_consolidation_prompt,
     plan_consolidation_with_claude,
 )
+from memdir_nb.dream.forgotten import forgotten_names
 from memdir_nb.dream.gates import (
     MIN_HOURS,
     MIN_SESSIONS,
@@ -119,6 +120,7 @@ __all__ = [
     "convert_relative_dates",
     "count_sessions_since",
     "dream_gates",
+    "forgotten_names",
     "is_process_running",
     "list_dreams",
     "plan_consolidation",

@@ -24,6 +24,7 @@ from memdir_nb.dream.actions import (
 from memdir_nb.dream.forgotten import (
     ForgottenCopy,
     check_put_back,
+    forgotten_names,
     newest_forgotten,
     put_back,
 )
@@ -286,17 +287,26 @@ def _newest_named(batches: list[str]) -> str:
 
 def none_selected(memory_dir: str | os.PathLike[str]) -> str:
     """What to say when a restore names no batch (an empty name, a preview without one): the
-    batches there, newest first, and how to name one; or that there is nothing to restore."""
+    batches there and the memories forget left there, newest first, and how to name one; or
+    that there is nothing to restore."""
     root = absolute_dir(memory_dir)
     try:
         batches = list_trash_batches(root)
     except RestoreError as exc:
         return str(exc)
+    forgotten = forgotten_names(root)
+    copies = (
+        f"a memory forgotten there by its name (newest first: "
+        f"{first_few(forgotten, _BATCHES_NAMED, 'older')})"
+    )
     if not batches:
+        if forgotten:
+            return f"nothing is selected, and {root / TRASH_DIRNAME} holds no batch; name {copies}"
         return f"no batch is selected, and {root / TRASH_DIRNAME} holds none to restore"
     return (
         f"no batch is selected; name one of the batches in {root / TRASH_DIRNAME} (newest first: "
         f"{_newest_named(batches)}), or a file one of them holds"
+        + (f", or {copies}" if forgotten else "")
     )
 
 

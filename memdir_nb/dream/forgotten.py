@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from memdir_nb.dream.restore_error import RestoreError
 from memdir_nb.formats.names import written_path_problem
-from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.spec.constants import TEAM_DIRNAME, TRASH_DIRNAME
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.agent_root_index import agent_index_paths
@@ -73,6 +73,39 @@ def forgotten_files(root: Path) -> list[str]:
         return []
     found = [(seconds, n) for n in names if (seconds := forgotten_stamp(n)) is not None]
     return [n for _s, n in sorted(found) if fsutil.is_regular_file(root / TRASH_DIRNAME / n)]
+
+
+def _memory_name(trash_name: str, listed: frozenset[str]) -> str | None:
+    """The memory name ('x.md', 'team/x.md') a forgotten copy's name in .trash stands for, or
+    None. `<stamp>-<flat>` or `<stamp>-<n>-<flat>`, flat being the name with '/' as '__'; a
+    reading is kept only when forgotten_copy_order, which restore uses, finds that copy by it.
+    `<stamp>-2-x.md` is the second x.md forgotten in that millisecond when `<stamp>-x.md` is
+    listed too (free_trash_path numbers only a taken name), else a memory named 2-x.md."""
+    if forgotten_stamp(trash_name) is None:
+        return None
+    stamp, rest = trash_name.split("-", 1)  # the stamp holds no '-'
+    number, _sep, after = rest.partition("-")
+    numbered = after if number.isdigit() and f"{stamp}-{after}" in listed else ""
+    team = TEAM_DIRNAME + "__"
+    for flat in (numbered, rest):
+        readings = [f"{TEAM_DIRNAME}/{flat[len(team) :]}"] if flat.startswith(team) else []
+        for rel in [*readings, flat]:
+            try:
+                split_store_filename(rel)
+            except MemoryValidationError:
+                continue
+            if forgotten_copy_order(trash_name, rel) is not None:
+                return rel
+    return None
+
+
+def forgotten_names(root: Path) -> list[str]:
+    """The memory names ('x.md', 'team/x.md') forget left a copy of in .trash, each once,
+    newest first: what `restore(dir, name)` takes to put the newest copy back."""
+    files = forgotten_files(root)
+    listed = frozenset(files)
+    names = (_memory_name(n, listed) for n in reversed(files))
+    return list(dict.fromkeys(n for n in names if n is not None))
 
 
 def check_put_back(tx: StoreTransaction, root: Path, copy: ForgottenCopy) -> list[str]:

@@ -9,6 +9,7 @@ make sense only on the demo. `open_notebook_dir` says which dir was opened and w
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import os
 from collections.abc import Mapping
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.names import name_encoding_problem
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.spec.calendar_days import set_day_zone
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -39,8 +41,6 @@ from memdir_nb.ui.views.freshness import UNTYPED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-
-    from memdir_nb.home.config import MemdirConfig
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,20 @@ class DirProfile:
     # "Now" for everything the notebook computes about this dir: the moment a demo dir was
     # built as of (fixed, so stored outputs reproduce on any day), else the clock at opening.
     now_ms: float
+    # The dir was named (MEMDIR_NB_DIR, the parameters cell), not built fresh by the notebook.
+    named: bool = False
 
     @property
     def label(self) -> str:
-        """How notebooks name the dir: 'the bundled demo dir' (a fresh temp folder) or its path,
-        on one line (a newline in it is escaped, as every line the package prints is)."""
-        return "the bundled demo dir" if self.is_demo else terminal_line(self.path)
+        """How notebooks name the dir, on one line (a newline in it is escaped, as every line
+        the package prints is): 'the bundled demo dir' for the demo the notebook built itself
+        (a fresh temp folder, whose path would differ on each run); else its path, followed for
+        a demo dir someone named (`make lab`'s demo_memory/, a copy: the demo marker tells it)
+        by that it is the demo. They chose that path, and the sweep over dirs checks that the
+        dir opened is named (lefts40)."""
+        if self.is_demo and not self.named:
+            return "the bundled demo dir"
+        return terminal_line(self.path) + (" (the bundled demo)" if self.is_demo else "")
 
     @property
     def total_files(self) -> int:
@@ -248,7 +256,8 @@ def open_notebook_dir(
     """
 
     path = notebook_memory_dir(chosen, config=config, now_ms=now_ms)
-    profile = profile_dir(path, now_ms=now_ms, config=config)
+    named = bool(chosen or (config or MemdirConfig.from_environment()).demo_dir)
+    profile = dataclasses.replace(profile_dir(path, now_ms=now_ms, config=config), named=named)
     hold_demo_zone(profile.is_demo)
     print("opened", profile.label)
     print("  " + profile.summary())

@@ -26,6 +26,7 @@ __all__ = [
     "ProjectSessions",
     "claude_homes_named",
     "home_with_sessions",
+    "key_naming_no_folder",
     "memory_dirs_named",
     "project_of_memory_dir",
     "sessions_beside_memory_dir",
@@ -120,6 +121,21 @@ def project_of_memory_dir(
         return None
     found = project_path_for_key(folder)
     return Path(found) if found and os.path.isdir(found) else None
+
+
+def key_naming_no_folder(
+    chosen: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+) -> str | None:
+    """The key of a memory dir at `<home>/projects/<key>/memory` (chosen, else MEMDIR_NB_DIR)
+    whose project is no folder on this machine (moved, deleted, or the dir copied from
+    elsewhere); None when the dir is not so placed or its project is found. The where-and-doctor
+    notebook says so instead of explaining the working folder's project (lefts40)."""
+    config = config or MemdirConfig.from_environment()
+    named = chosen or config.demo_dir
+    folder = _project_folder(named, config) if named else None
+    if folder is None or project_of_memory_dir(named, config=config) is not None:
+        return None
+    return folder.name
 
 
 def sessions_beside_memory_dir(

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.dream.apply import RestoreError, restore
+from memdir_nb.dream.apply import RestoreError, none_selected, restore
+from memdir_nb.dream.forgotten import forgotten_names
 from memdir_nb.formats import index
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.spec.timestamps import trash_stamp
@@ -129,3 +130,35 @@ def test_the_newest_copy_wins_between_a_batch_and_a_forgotten_copy(tmp_path: Pat
     batch.rename(older)
     assert restore(mem, "kiln.md") == ["kiln.md"]
     assert "the new kiln controller" in (mem / "kiln.md").read_text()
+
+
+def test_forgotten_names_are_the_memory_names_each_once_newest_first(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)  # kiln.md twice, then team/glaze.md
+    assert forgotten_names(mem) == ["team/glaze.md", "kiln.md"]
+    assert forgotten_names(tmp_path / "absent") == []
+
+
+def test_a_second_copy_in_one_millisecond_is_named_by_its_memory_not_as_2_dash(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "mem"
+    store = MemoryStore(mem, now_ms=NOW)
+    for _ in range(2):  # the same millisecond: free_trash_path numbers the second copy -2-
+        store.save("Kiln", "Firing notes", "project", "Cone 6.", filename="kiln.md")
+        store.forget("kiln.md")
+    store.save("Two", "A memory named 2-x.md", "project", "Two.", filename="2-x.md")
+    store.forget("2-x.md")
+    stamp = trash_stamp(NOW, with_ms=True)
+    assert (mem / ".trash" / f"{stamp}-2-kiln.md").is_file()
+    assert sorted(forgotten_names(mem)) == ["2-x.md", "kiln.md"]  # one millisecond: any order
+
+
+def test_none_selected_names_the_forgotten_memories_beside_the_batches(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    said = none_selected(mem)
+    assert "holds no batch" in said and "newest first: team/glaze.md, kiln.md" in said
+    with pytest.raises(RestoreError, match="newest first: team/glaze.md, kiln.md"):
+        restore(mem, " ")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert none_selected(empty).endswith("holds none to restore")

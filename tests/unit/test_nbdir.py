@@ -14,6 +14,7 @@ import pytest
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.spec.constants import MAX_MEMORY_FILES
 from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.nbdir import (
     figure_image,
     open_notebook_dir,
@@ -23,6 +24,7 @@ from memdir_nb.ui.nbdir import (
     type_scope_table,
 )
 from tests.conftest import DeepFolders
+from tests.support import NOW
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 
 
@@ -302,3 +304,17 @@ def test_the_demo_is_read_in_utc_and_a_real_dir_after_it_in_the_kernel_s_own_zon
     assert out.returncode == 0, out.stderr
     assert "DEMO Pacific/Kiritimati 2026-06-01 2026-05-31\n" in out.stdout
     assert "MINE Pacific/Kiritimati 2026-06-02\n" in out.stdout
+
+
+def test_a_copy_of_the_demo_someone_names_is_named_by_its_path_and_still_runs_the_demo_steps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # lefts40: "opened the bundled demo dir" on a copy at a path the user chose hid which dir
+    # it was, and the sweep over dirs reported "the dir opened is not named"
+    copy = build_demo_memory_dir(tmp_path / "my copy", now_ms=NOW)
+    config = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path)
+    p = open_notebook_dir(copy, config=config)
+    assert p.is_demo and p.demo_only("x") is True
+    assert f"opened {copy} (the bundled demo)\n" in capsys.readouterr().out
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(copy))
+    assert open_notebook_dir(None).label == f"{copy} (the bundled demo)"

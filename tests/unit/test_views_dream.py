@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from memdir_nb.dream import GateResult, SessionScanThrottle
 from memdir_nb.home.gates import AutoDreamDecision
 from memdir_nb.ui.views import dream as view
+from tests.conftest import build_forgotten_dir
+from tests.support import snapshot
 
 HOUR_MS = 3_600_000.0
 NOW = 1_770_000_000_000.0
@@ -81,3 +84,31 @@ def test_claude_codes_setting_is_the_first_gate_and_only_an_explicit_off_stops_a
         "not known"
     )
     assert view.would_run(gate, "free", unknown)
+
+
+def test_restore_choices_put_the_dreams_first_then_the_forgotten_memories_labelled() -> None:
+    assert view.restore_choices(["dream-a", "dream-b"], ["team/g.md", "k.md"]) == [
+        ("dream-b", "dream-b"),
+        ("dream-a", "dream-a"),
+        ("team/g.md (forgotten)", "team/g.md"),
+        ("k.md (forgotten)", "k.md"),
+    ]
+
+
+def test_nothing_to_restore_names_forgotten_memories_when_the_list_holds_some() -> None:
+    assert "no dream or forgotten memory is selected" in view.nothing_to_restore(True, True)
+    assert "no dream is selected; pick one" in view.nothing_to_restore(True, False)
+    assert "no dream has been applied and no memory forgotten" in view.nothing_to_restore(
+        False, False
+    )
+
+
+def test_restore_preview_is_the_dry_run_and_writes_nothing(tmp_path: Path) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    before = snapshot(mem)
+    assert view.restore_preview(mem, "kiln.md") == (
+        "Restoring kiln.md would put back 1 file(s): kiln.md."
+    )
+    assert view.restore_preview(mem, None) == ""
+    assert view.restore_preview(mem, "nope.md").startswith("nope.md cannot be restored: nothing")
+    assert snapshot(mem) == before

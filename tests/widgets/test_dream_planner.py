@@ -321,3 +321,31 @@ def test_restore_by_name_puts_a_forgotten_memory_back(tmp_path: Path, config: Me
     assert w.status_text == "Restored 1 file(s): kiln.md."
     assert "the new kiln controller" in (mem / "kiln.md").read_text()
     assert "(kiln.md)" in (mem / "MEMORY.md").read_text()
+
+
+def test_the_restore_list_offers_forgotten_memories_with_a_preview_before_restoring(
+    tmp_path: Path, config: MemdirConfig
+) -> None:
+    mem = build_forgotten_dir(tmp_path)
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.forgotten == ["team/glaze.md", "kiln.md"]
+    assert list(w.dreams_select.options) == [
+        ("team/glaze.md (forgotten)", "team/glaze.md"),
+        ("kiln.md (forgotten)", "kiln.md"),
+    ]
+    assert not w.restore_button.disabled
+    before = _visible(mem)
+    assert w.restore_preview == "Restoring team/glaze.md would put back 1 file(s): team/glaze.md."
+    w.dreams_select.value = "kiln.md"
+    assert "kiln.md would put back 1 file(s): kiln.md" in w.restore_preview_html.value
+    assert _visible(mem) == before  # the preview wrote nothing
+    w.restore_button.click()
+    assert w.status_text == "Restored 1 file(s): kiln.md."
+    assert (mem / "kiln.md").is_file()
+    w.dreams_select.value = "kiln.md"  # its older copy is still there: the preview says why not
+    assert w.restore_preview.startswith(
+        "kiln.md cannot be restored: cannot restore kiln.md: a file"
+    )
+    w.dreams_select.set_state({"index": None})
+    assert w.restore() == []
+    assert "no dream or forgotten memory is selected" in w.status_text

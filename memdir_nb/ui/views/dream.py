@@ -1,4 +1,5 @@
-"""The dream planner's view-model: each gate's state and reason, and whether a dream would run now.
+"""The dream planner's view-model: each gate's state and reason, whether a dream would run now,
+and the restore list (applied dreams and forgotten memories) with a preview of each.
 
 The gates themselves are decided by memdir_nb.dream; this module words its answer as rows.
 """
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
+from memdir_nb.dream.apply import restore
 from memdir_nb.dream.gates import since_text
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.home.paths import derived_output_problem
@@ -19,7 +21,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.dream import GateResult
     from memdir_nb.home.gates import AutoDreamDecision
 
-__all__ = ["LOCK_OPEN_STATES", "GateRow", "gate_rows", "plan_cache_folder", "would_run"]
+__all__ = [
+    "LOCK_OPEN_STATES",
+    "GateRow",
+    "gate_rows",
+    "nothing_to_restore",
+    "plan_cache_folder",
+    "restore_choices",
+    "restore_preview",
+    "would_run",
+]
 
 LOCK_OPEN_STATES = ("free", "stale", "dead")  # lock holder states a new dream may take over
 HOUR_MS = 3_600_000
@@ -116,3 +127,32 @@ def plan_cache_folder(
     if why is None:
         return folder, None
     return None, f"the plan's cache was not used: {folder} {why}"
+
+
+FORGOTTEN_LABEL = " (forgotten)"
+
+
+def restore_choices(dreams: list[str], forgotten: list[str]) -> list[tuple[str, str]]:
+    """The restore list's (label, name) pairs: the applied dreams, newest first, then the
+    memories forget moved to .trash, newest first, labelled as such (restore takes the name)."""
+    return [(d, d) for d in reversed(dreams)] + [(f + FORGOTTEN_LABEL, f) for f in forgotten]
+
+
+def nothing_to_restore(has_choices: bool, forgotten: bool) -> str:
+    """The status when Restore is clicked with nothing chosen in the list."""
+    what = "no dream or forgotten memory" if forgotten else "no dream"
+    if has_choices:
+        return f"Nothing to restore: {what} is selected; pick one in the list, then Restore."
+    return "Nothing to restore: no dream has been applied and no memory forgotten in this dir."
+
+
+def restore_preview(memory_dir: str | os.PathLike[str], name: str | None) -> str:
+    """What restoring name would put back (restore's dry run: nothing is written), or why it
+    cannot be; '' when nothing is chosen."""
+    if not name:
+        return ""
+    try:
+        files = restore(memory_dir, name, dry_run=True)
+    except (OSError, ValueError) as why:  # RestoreError is a ValueError
+        return f"{name} cannot be restored: {why}"
+    return f"Restoring {name} would put back {len(files)} file(s): {', '.join(files) or 'none'}."

@@ -5,9 +5,11 @@ All logic lives in memdir_nb.dream; this view only calls it and shows the result
 DOM classes: memdir-dream (the view), memdir-dream-gates (gate table), memdir-dream-plan
 (the "Plan" button), memdir-dream-actions (the action list), memdir-dream-action (each
 action's checkbox), memdir-dream-action-label (its escaped summary beside it), memdir-dream-diff (the diff of the approved actions), memdir-dream-apply,
-memdir-dream-dreams (applied dreams dropdown), memdir-dream-restore, memdir-dream-status.
+memdir-dream-dreams (the restore list: applied dreams, then memories forget moved to .trash),
+memdir-dream-restore, memdir-dream-restore-preview (what Restore would put back), memdir-dream-status.
 
-State lives in traitlets (gate, lock status, plan, approved ids, diff, dreams, status); the
+State lives in traitlets (gate, lock status, plan, approved ids, diff, dreams, forgotten,
+restore preview, status); the
 gate table, diff, buttons and status follow them through observe/dlink.
 """
 
@@ -41,6 +43,8 @@ class DreamPlanner(MemdirView):
     diff_text = traitlets.Unicode("")
     last_result = traitlets.Instance(dream.ApplyResult, allow_none=True)
     dreams = traitlets.List(traitlets.Unicode(), help="applied dreams, oldest first")
+    forgotten = traitlets.List(traitlets.Unicode(), help="memories forget moved, newest first")
+    restore_preview = traitlets.Unicode("", help="what Restore would put back, or why not")
     status_text = traitlets.Unicode("")
 
     def __init__(
@@ -88,25 +92,15 @@ class DreamPlanner(MemdirView):
             ),
             "memdir-dream-apply",
         )
-        self.dreams_select = classed(
-            widgets.Dropdown(description="Dream", options=[]), "memdir-dream-dreams"
-        )
-        self.restore_button = classed(
-            widgets.Button(
-                layout=widgets.Layout(width="auto"),
-                description="Restore",
-                icon="undo",
-                disabled=True,
-                tooltip="Put back every file the chosen dream changed",
-            ),
-            "memdir-dream-restore",
+        self.dreams_select, self.restore_button, self.restore_preview_html = (
+            self._restore_controls()
         )
         self.status = classed(widgets.HTML(), "memdir-dream-status")
         widgets.dlink(
             (self, "status_text"), (self.status, "value"), lambda t: f"<p>{esc(t)}</p>" if t else ""
         )
         self.observe(self._show_gates, names=["gate", "lock_status"])
-        self.observe(self._show_dreams, names="dreams")
+        self.observe(self._show_dreams, names=["dreams", "forgotten"])
         self.observe(self._show_diff, names="approved")
         self.plan_button.on_click(lambda _b: self.make_plan())
         self.apply_button.on_click(lambda _b: self.apply())
@@ -117,14 +111,38 @@ class DreamPlanner(MemdirView):
             self.actions_box,
             self.diff_html,
             widgets.HBox([self.dreams_select, self.restore_button]),
+            self.restore_preview_html,
             self.status,
         ]
         self.refresh()
 
+    def _restore_controls(self) -> tuple[widgets.Dropdown, widgets.Button, widgets.HTML]:
+        """The restore list (applied dreams, then forgotten memories), its button, and the
+        preview of what the chosen one would put back, which follows the choice."""
+        select = classed(widgets.Dropdown(description="Undo", options=[]), "memdir-dream-dreams")
+        button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Restore",
+                icon="undo",
+                disabled=True,
+                tooltip="Put back every file the chosen dream changed, or the chosen forgotten memory",
+            ),
+            "memdir-dream-restore",
+        )
+        preview = classed(widgets.HTML(), "memdir-dream-restore-preview")
+        widgets.dlink(
+            (self, "restore_preview"),
+            (preview, "value"),
+            lambda t: f"<p>{esc(t)}</p>" if t else "",
+        )
+        select.observe(self._preview_restore, names="value")
+        return select, button, preview
+
     # ----------------------------------------------------------------------------- gates
 
     def refresh(self) -> None:
-        """Re-check the gates (without taking the lock) and the list of applied dreams."""
+        """Re-check the gates (without taking the lock) and the restore list."""
         gate: dream.GateResult | None = None
         try:
             gate = dream.dream_gates(
@@ -145,7 +163,9 @@ class DreamPlanner(MemdirView):
             self.gate = gate
             self.lock_status = lock_status
         self._show_gates()  # the gate's hours move on with the clock even when nothing else did
-        self.dreams = dream.list_dreams(self.memory_dir)
+        with self.hold_trait_notifications():
+            self.dreams = dream.list_dreams(self.memory_dir)
+            self.forgotten = dream.forgotten_names(self.memory_dir)
         self._show_dreams()
 
     def _switch(self) -> AutoDreamDecision | None:
@@ -174,10 +194,14 @@ class DreamPlanner(MemdirView):
         self.gates_html.value = f"<h4>Gates</h4><table>{body}</table><p>{esc(verdict)}</p>"
 
     def _show_dreams(self, _change: object = None) -> None:
-        newest_first = list(reversed(self.dreams))
-        self.dreams_select.options = newest_first
-        self.dreams_select.value = newest_first[0] if newest_first else None
-        self.restore_button.disabled = not self.dreams
+        choices = view.restore_choices(self.dreams, self.forgotten)
+        self.dreams_select.options = choices
+        self.dreams_select.value = choices[0][1] if choices else None
+        self.restore_button.disabled = not choices
+        self._preview_restore()
+
+    def _preview_restore(self, _change: object = None) -> None:
+        self.restore_preview = view.restore_preview(self.memory_dir, self.dreams_select.value)
 
     # ----------------------------------------------------------------------------- plan
 
@@ -317,13 +341,12 @@ class DreamPlanner(MemdirView):
         return result
 
     def restore(self, batch: str | None = None) -> list[str]:
-        """Undo an applied dream (default: the one chosen in the dropdown, newest first)."""
+        """Undo an applied dream or put back a forgotten memory (default: the one chosen in the
+        list, whose preview shows what it puts back)."""
         name = batch or self.dreams_select.value
         if not name:
             self._set_status(
-                "Nothing to restore: no dream is selected; pick one in the list, then Restore."
-                if self.dreams_select.options
-                else "Nothing to restore: no dream has been applied in this dir."
+                view.nothing_to_restore(bool(self.dreams_select.options), bool(self.forgotten))
             )
             return []
         try:
