@@ -17,6 +17,7 @@ input" answers), prints a Python traceback, runs out of time, or when an API cal
 It prints one line per failure and a summary, and exits 1 if there was any failure.
 
   python benchmarks/sweep_dirs.py /tmp/realdirs            # every dir holding a MEMORY.md
+  python benchmarks/sweep_dirs.py /tmp/x/memories           # one dir, with or without an index
   python benchmarks/sweep_dirs.py DIR1 DIR2 --semantic     # also the semantic selector
 """
 
@@ -67,12 +68,17 @@ def _memory_dir_of(index: Path) -> Path:
 
 def memory_dirs(paths: list[Path]) -> Iterator[Path]:
     """Each path that is a memory dir (it holds MEMORY.md or team/MEMORY.md), else every memory
-    dir under it: each folder holding a MEMORY.md, a team/ folder's counted as its parent's."""
+    dir under it: each folder holding a MEMORY.md, a team/ folder's counted as its parent's.
+    A path given with no index under it but Markdown files of its own is a memory dir with no
+    index (a memory-tool `/memories` tree, a dir whose MEMORY.md was never committed): it is
+    swept, not passed over in silence."""
     for path in paths:
         if any((path / sub / ENTRYPOINT_NAME).is_file() for sub in ("", TEAM_DIRNAME)):
             yield path
             continue
         found = {_memory_dir_of(p) for p in path.rglob(ENTRYPOINT_NAME) if p.is_file()}
+        if not found and path.is_dir() and any(p.is_file() for p in path.glob("*.md")):
+            found = {path}
         yield from sorted(found)
 
 
@@ -172,7 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     dirs = list(memory_dirs(args.paths))
     if not dirs:
-        print("no memory dir (a folder holding MEMORY.md) under the paths given", file=sys.stderr)
+        print(
+            "no memory dir (a folder holding MEMORY.md, or Markdown files) at the paths given",
+            file=sys.stderr,
+        )
         return 2
     with tempfile.TemporaryDirectory(prefix="sweep-cache-") as cache:
         calls = api_calls(args.semantic, Path(cache))

@@ -347,6 +347,9 @@ _PUBLIC_SHAPES = re.compile(
             # Stripe object ids and publishable keys (secret and restricted keys are not here)
             r"(?<![\w\-])(?:pk_(?:live|test)|cs_(?:live|test)|cus|pi|pm|ch|in|sub|si|price|prod"
             r"|evt|acct|seti|txn|po|re|plink|ii|il)_[A-Za-z0-9]{8,}(?![\w\-])",
+            # Supabase publishable keys, made to ship in a web page (the sb_secret_ key is not
+            # here); a memory noting a project's client setup lists one (real40b)
+            r"(?<![\w\-])sb_publishable_[A-Za-z0-9_\-]{16,}(?![\w\-])",
             # API object ids: Anthropic messages, requests, tool calls, batches and the
             # triggers of scheduled cloud routines (RemoteTrigger, 2.1.2xx); OpenAI ids
             r"(?<![\w\-])(?:msg|req|toolu|msgbatch|trig)_0[A-Za-z0-9]{20,}(?![\w\-])",

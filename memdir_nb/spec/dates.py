@@ -172,16 +172,26 @@ def _in_a_title(line: str, start: int) -> bool:
     return bool(before) and before[-1].isalnum()
 
 
+# A comparison between a name and the phrase (`endDate>today`, `due <= tomorrow`, `x == today`)
+# or a value set with no space (`status=today`): code, whose "today" means the day it runs.
+_COMPARED_BEFORE = re.compile(r"[\w)\]](?: ?(?:[<>]=?|[=!]==?) ?|=)\Z")
+_COMPARED_AFTER = re.compile(r"(?: ?(?:[<>]=?|[=!]==?) ?)[\w(]")
+
+
 def _in_a_compound(line: str, start: int, end: int) -> bool:
-    """Whether the phrase at line[start:end] is joined to a word by a hyphen or a slash.
+    """Whether the phrase at line[start:end] is joined to a word by a hyphen or a slash, or is
+    an operand of a comparison.
 
     "safe-today usage", "a today-only price", "tomorrow-ish" are words, not dates (real35: the
     rewrite gave "safe-2026-12-02 usage"), "the day-before-yesterday build" is no day "yesterday"
-    names, and "today/EOM", "/api/today" are a setting's values or a route (real39)."""
+    names, and "today/EOM", "/api/today" are a setting's values or a route (real39); in
+    "endDate>today" the rewrite fixed a rule's moving day to the memory's (real40b)."""
     joined_before = start >= 2 and line[start - 1] in "-/" and line[start - 2].isalnum()
-    return joined_before or (
-        line[end : end + 1] in ("-", "/") and line[end + 1 : end + 2].isalnum()
-    )
+    if joined_before or (line[end : end + 1] in ("-", "/") and line[end + 1 : end + 2].isalnum()):
+        return True
+    if _COMPARED_BEFORE.search(line, max(0, start - 6), start) is not None:
+        return True
+    return _COMPARED_AFTER.match(line, end) is not None
 
 
 def _a_meetings_slot(line: str, start: int, end: int) -> bool:

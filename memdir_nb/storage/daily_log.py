@@ -233,25 +233,31 @@ def _write_whole_or_nothing(fd: int, payload: bytes, before: int) -> None:
 def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, str]]:
     """Parse a daily log into (HH:MM:SS, text) pairs, in file order.
 
+    Text before the first entry heading, other than the file's `# ` title line, is one entry
+    with no time (""): a log written by hand or by another tool, with no `## HH:MM:SS`
+    headings, read as holding nothing (real40b).
     Read through the contained reader (a regular file, at most DAILY_LOG_READ_MAX_BYTES);
     ReadRefused (an OSError) says why a log was not read.
     """
 
     entries: list[tuple[str, str]] = []
-    stamp: str | None = None
+    stamp = ""
     body: list[str] = []
     folder = os.path.dirname(os.path.abspath(log_path))
     text = read_contained(folder, log_path, DAILY_LOG_READ_MAX_BYTES).text
-    for line in as_lf(text).split("\n"):  # a log edited on Windows (CRLF) or classic Mac OS
+    lines = as_lf(text).split("\n")  # a log edited on Windows (CRLF) or classic Mac OS
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]  # the title (`# Daily log <date>` when an append made the file)
+    for line in lines:
         if line.startswith(ENTRY_HEADING_PREFIX):
-            if stamp is not None:
+            if stamp or body:
                 entries.append((stamp, "\n".join(body).strip("\n")))
             stamp, body = line[len(ENTRY_HEADING_PREFIX) :].strip(), []
-        elif stamp is not None:
+        else:
             body.append(line)
-    if stamp is not None:
+    if stamp or "\n".join(body).strip():
         entries.append((stamp, "\n".join(body).strip("\n")))
-    return entries
+    return [(s, t) for s, t in entries if s or t.strip()]
 
 
 def daily_log_path(memory_dir: str | os.PathLike[str], date: _dt.date) -> Path:

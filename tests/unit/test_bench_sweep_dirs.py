@@ -122,6 +122,18 @@ def test_an_api_call_that_raises_is_reported_and_the_sweep_goes_on(
     assert problems["fine"] == ""
 
 
+def test_a_dir_given_with_notes_and_no_index_is_swept_not_passed_over(tmp_path: Path) -> None:
+    # A memory-tool tree (the model's own notes, no MEMORY.md) named on the command line.
+    notes = tmp_path / "agent" / "memories"
+    notes.mkdir(parents=True)
+    (notes / "progress.md").write_text("# Progress\n\n- parser done\n", encoding="utf-8")
+    (notes / "decisions.md").write_text("# Decisions\n\n- keep the VM\n", encoding="utf-8")
+
+    assert list(sweep_dirs.memory_dirs([notes])) == [notes]
+    # Only the path given is taken so: under a folder, a dir is found by its index alone.
+    assert list(sweep_dirs.memory_dirs([tmp_path / "agent"])) == []
+
+
 def test_no_memory_dir_under_the_paths_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

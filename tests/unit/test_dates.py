@@ -187,6 +187,23 @@ def test_a_word_joined_by_a_slash_is_a_name_and_no_relative_date() -> None:
     assert [h.phrase for h in hits] == ["tomorrow"]
 
 
+def test_a_relative_word_compared_with_a_name_is_code_and_no_relative_date() -> None:
+    """real40b: a project memory lists a rule, "active when status=won + endDate>today", and
+    the dream rewrote it to "endDate>2026-06-07", fixing the rule's moving day to the day the
+    memory was written. A relative word on either side of a comparison with a name, or set with
+    no space after `=`, is code; a phrase after a spaced `=` or an arrow is still a date."""
+    for line in [
+        "Capacity check on when status=won + endDate>today.",
+        "Flag the card if due <= tomorrow.",
+        "Skip rows where today == lastRun.",
+        "Open the board with ?from=yesterday in the link.",
+    ]:
+        assert find_relative_dates(line) == [], line
+        assert convert_relative_dates(line, WEDNESDAY) == (line, [])
+    for line, phrase in [("The ETA = tomorrow.", "tomorrow"), ("Moved -> tomorrow.", "tomorrow")]:
+        assert [h.phrase for h in find_relative_dates(line)] == [phrase], line
+
+
 def test_convert_rewrites_outside_code_and_lists_each_change() -> None:
     text, changes = convert_relative_dates(
         "Decided yesterday, ship in 2 weeks, `today` stays, demo Friday.\n```\ntoday\n```",

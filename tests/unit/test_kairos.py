@@ -52,6 +52,26 @@ def test_second_append_same_day_keeps_first_entry_and_adds_after_it(memdir: Path
     assert path.read_text(encoding="utf-8").count("# Daily log") == 1
 
 
+def test_a_log_written_without_entry_headings_reads_as_one_entry_with_no_time(
+    memdir: Path,
+) -> None:
+    # A nightly job writes its own prose log into the logs/YYYY/MM/ tree: a title, then
+    # paragraphs, no `## HH:MM:SS` heading. It read as no entries at all (real40b).
+    log = memdir / "logs" / "2026" / "04" / "2026-04-20.md"
+    log.parent.mkdir(parents=True)
+    log.write_text(
+        "# Ship's diary, 2026-04-20\nOnly a merge today.\n\nTomorrow: the parser.\n",
+        encoding="utf-8",
+    )
+    assert read_daily_log_entries(log) == [("", "Only a merge today.\n\nTomorrow: the parser.")]
+
+    append_daily_log(memdir, "an entry after", now_ms=_ms(2026, 4, 20, 21))
+    assert read_daily_log_entries(log) == [
+        ("", "Only a merge today.\n\nTomorrow: the parser."),
+        ("21:00:00", "an entry after"),
+    ]
+
+
 def test_entries_on_different_days_go_to_different_files(memdir: Path) -> None:
     a = append_daily_log(memdir, "before midnight", now_ms=_ms(2026, 12, 31, 23, 59, 59))
     b = append_daily_log(memdir, "after midnight", now_ms=_ms(2027, 1, 1, 0, 0, 1))
