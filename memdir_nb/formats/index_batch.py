@@ -31,7 +31,11 @@ from memdir_nb.formats.index_lines import (
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import CACHE_MAX_BYTES
 
-__all__ = ["IndexText", "fit_index"]
+__all__ = ["FIT_VERSION", "IndexText", "fit_index"]
+
+# Bump when a change to fit_index (or what it calls) can give another text: the plan's disk
+# cache (dream.disk_kept) keeps its answers under this version.
+FIT_VERSION = 1
 
 
 class IndexText:
