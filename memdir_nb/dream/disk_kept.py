@@ -19,6 +19,10 @@ are pure functions of file contents:
   pairs with no kept score are scored. A score depends only on the two texts (the scorer is
   symmetric), so it is kept whatever else the type holds; which pairs are candidates depends
   on the whole type, so that is worked out each time.
+* `f` + a digest of an over-cap index's text (its SHA-256) and the order its pointers go in:
+  the text formats.index_batch.fit_index makes of them (plan40b: the planner fits each
+  over-cap index once a plan, ~37 ms of a new process's plan of the bench dir). A changed
+  text or order is another key.
 
 A value is used only in the shape written (checked here), and the file's `version` names the
 code that made the values: FORMAT (bumped whenever a change here or in what these functions
@@ -45,13 +49,19 @@ from memdir_nb.dream.compare import (
     DUPLICATE_MIN_SHARED,
 )
 from memdir_nb.dream.kept import FoundPairs
-from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS, FRONTMATTER_MAX_LINES
+from memdir_nb.formats.index_batch import FIT_VERSION, fit_index
+from memdir_nb.spec.constants import (
+    DREAM_COMPARE_MAX_CHARS,
+    FRONTMATTER_MAX_LINES,
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+)
 from memdir_nb.spec.word_stems import stemmer_build
 from memdir_nb.storage.derived_cache import DerivedCache
 from memdir_nb.storage.scan import StatKey, stat_key
 
 # Bump when the code behind any value kept here changes what it gives.
-FORMAT = 1
+FORMAT = 2  # 2: `f` entries (plan40b)
 CACHE_FILENAME = "dream-plan.json"
 PAIRS_FILENAME = "dream-pairs.json"
 KIND = "memdir_nb dream plan"
@@ -76,8 +86,8 @@ Log = list[tuple[str, str, Any]]  # (file name, key, value or None), see PlanCac
 
 
 def version(scorer: str) -> str:
-    """What made the values: this format, the thresholds and caps, the scorer (rapidfuzz and
-    its version, which the planner imports) and the stemmer."""
+    """What made the values: this format, the thresholds and caps, the index fit's version, the
+    scorer (rapidfuzz and its version, which the planner imports) and the stemmer."""
     numbers = (
         DUPLICATE_HEAD_THRESHOLD,
         DUPLICATE_BODY_THRESHOLD,
@@ -86,6 +96,9 @@ def version(scorer: str) -> str:
         CONTRADICTION_MIN_SHARED,
         DREAM_COMPARE_MAX_CHARS,
         FRONTMATTER_MAX_LINES,
+        MAX_ENTRYPOINT_LINES,
+        MAX_ENTRYPOINT_BYTES,
+        FIT_VERSION,
     )
     return "|".join([str(FORMAT), *map(repr, numbers), scorer, stemmer_build()])
 
@@ -358,6 +371,17 @@ class PlanCache:
         self._pairs().put_many(entries)
         if self.log is not None:
             self.log.extend((PAIRS_FILENAME, key, value) for key, value in entries)
+
+    def fitted(self, text: str, order: tuple[str, ...]) -> str:
+        """fit_index(text, order), as kept for this text and order, else made and kept."""
+        text_sha = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        key = self.key("f", (text_sha, *order))  # a path holds no NUL: the parts stay apart
+        value = self.file.get(key)  # a string as written, or not used
+        if isinstance(value, str):
+            return value
+        made = fit_index(text, order)
+        self.file.put(key, made)
+        return made
 
     def key(self, kind: str, parts: Iterable[str]) -> str:
         """A block's key: kind ("d" or "c") and the digest of what keys its members."""

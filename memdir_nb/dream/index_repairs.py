@@ -5,7 +5,7 @@ shortened, then fitted to Claude Code's load caps."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from memdir_nb.dream.actions import (
@@ -37,6 +37,9 @@ from memdir_nb.storage.index_files import IndexTargets, nested_index_references
 
 # An index line formatted once per content (dream.kept)
 _KEPT_LINES = KeptCalls(index.format_index_entry)
+
+# fit_index, or what answers as it does (dream.disk_kept.PlanCache.fitted: kept on disk)
+Fit = Callable[[str, tuple[str, ...]], str]
 
 
 def index_rel(scope: str) -> str:
@@ -193,13 +196,15 @@ def index_actions(
     merged: set[str],
     actions: list[PlanAction],
     notes: list[str] | None = None,
+    fit: Fit = fit_index,
 ) -> list[PlanAction]:
     """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps; for
     the private scope of an agent memory root, each agent's own index after the root's.
 
     root: the memory dir; texts and hashes: what the plan read (dream.plan's snapshot);
     actions: the plan's actions so far, whose ops on this index come first; notes: the plan's
-    notes, given one for the memories an index at its caps keeps no line for."""
+    notes, given one for the memories an index at its caps keeps no line for; fit: what fits
+    an over-cap index (fit_index, or the plan's disk cache of it)."""
     scope_dir = root / scope if scope else root
     own = {m.scope_rel: m for m in mems if m.scope == scope}
     # a file an agent's own index is the home of (agent_index_owners) is repaired there
@@ -207,7 +212,7 @@ def index_actions(
     root_own = {rel: m for rel, m in own.items() if rel not in agents}
     notes = [] if notes is None else notes
     new = _one_index_actions(
-        root, texts, hashes, index_rel(scope), scope_dir, root_own, merged, actions, notes
+        root, texts, hashes, index_rel(scope), scope_dir, root_own, merged, actions, notes, fit
     )
     for irel in agent_index_rels(root) if not scope else ():
         agent = irel.split("/", 1)[0]
@@ -215,7 +220,7 @@ def index_actions(
         done = [*actions, *new]
         carried = _carried_lines(root, texts, irel, agent, own)
         new += _one_index_actions(
-            root, texts, hashes, irel, root / agent, mine, merged, done, notes, carried
+            root, texts, hashes, irel, root / agent, mine, merged, done, notes, fit, carried
         )
     return new
 
@@ -247,6 +252,7 @@ def _one_index_actions(
     merged: set[str],
     actions: list[PlanAction],
     notes: list[str],
+    fit: Fit,
     carried: Mapping[str, str] | None = None,
 ) -> list[PlanAction]:
     """4-7. one index (irel, in scope_dir) over its files own (by index-relative path);
@@ -271,19 +277,19 @@ def _one_index_actions(
                     (IndexAdd(irel, rel, line),),  # where rebuild-index adds lines
                 )
             )
-    fit, after = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed)
-    if fit is None:
+    fit_act, after = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed)
+    if fit_act is None:
         return new
     # A line the fit drops again is no line to add (real39: a second dream proposed 65 lines
     # and kept 3): only the adds whose pointer the fitted index keeps are proposed, and the
     # fit is made again over them (the same lines stay: those left out were dropped first).
-    fitted = _fitted(root, texts, hashes, irel, [*actions, *new], fit, after)
+    fitted = _fitted(root, texts, hashes, irel, [*actions, *new], fit_act, after, fit)
     listed = _index_line_actions(irel, fitted, scope_dir, root, in_scope)[1]
     kept = _rels(listed, own)
     dropped = [a.kind == "add_missing_index_line" and a.files[1] not in kept for a in new]
     left = [a for a, gone in zip(new, dropped, strict=True) if gone]
     if not left:  # the same actions: the fit made again is this one (no second simulation)
-        return [*new, fit]
+        return [*new, fit_act]
     many = len(left) > 1
     notes.append(
         f"{len(left)} {'memories' if many else 'memory'} without a line in {irel} "
@@ -295,11 +301,11 @@ def _one_index_actions(
     # by place, not `a not in left`: that compared each add with each dropped one (940,000
     # dataclass __eq__ calls on the bench dir, about 180 ms of a first plan; plan39b)
     new = [a for a, gone in zip(new, dropped, strict=True) if not gone]
-    (op,) = fit.ops
+    (op,) = fit_act.ops
     assert isinstance(op, IndexFit)  # what _fit_action makes
     # the same files and lines listed: the same order, not sorted again
-    fit = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed, op.order)[0]
-    return [*new, fit] if fit is not None else new
+    again = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed, op.order)
+    return [*new, again[0]] if again[0] is not None else new
 
 
 def _fitted(
@@ -308,21 +314,22 @@ def _fitted(
     hashes: dict[str, str | None],
     irel: str,
     actions: list[PlanAction],
-    fit: PlanAction,
+    fit_act: PlanAction,
     after: str,
+    fit: Fit,
 ) -> str:
-    """Index irel as actions and then fit leave it; after is what actions alone leave it.
+    """Index irel as actions and then fit_act leave it; after is what actions alone leave it.
 
     A simulation applies the ops in order and the relinks last: with no Relink on the index,
     that is the fit applied to after, without simulating every action again (about 25 ms of
     each plan of the bench dir; plan39b)."""
     touching = _touching(irel, actions)
     if any(isinstance(op, Relink) for a in touching for op in a.ops):
-        probe = ConsolidationPlan(root, [*touching, fit], texts, hashes, 0.0)
+        probe = ConsolidationPlan(root, [*touching, fit_act], texts, hashes, 0.0)
         return probe.result().get(irel, texts.get(irel) or "") or ""
-    (op,) = fit.ops
+    (op,) = fit_act.ops
     assert isinstance(op, IndexFit)  # what _fit_action makes
-    return fit_index(after, op.order)
+    return fit(after, op.order)
 
 
 def _rels(listed: Mapping[str, int], own: Mapping[str, _Mem]) -> set[str]:

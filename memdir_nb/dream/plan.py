@@ -37,6 +37,7 @@ from memdir_nb.dream.kept import KeptCalls, kept_modified_ms
 from memdir_nb.dream.merge_links import MergeLinks
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.dream.plan_snapshot import PlanSnapshot, read_memories
+from memdir_nb.formats.index_batch import fit_index
 from memdir_nb.home.paths import derived_output_problem
 from memdir_nb.machine import numpy_loads_lightly
 from memdir_nb.spec.collector import collector_paused
@@ -339,10 +340,11 @@ def _plan(
         merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk, owners, agents)
         dates = _date_actions(mems, merged, snap.notes)
         repairs: list[PlanAction] = []
+        fit = disk.fitted if disk else fit_index  # an over-cap index's fit, kept on disk
         for scope in scopes:
             done = [*merges, *dates, *repairs]
             repairs += index_actions(
-                snap.root, snap.texts, snap.hashes, scope, mems, merged, done, snap.notes
+                snap.root, snap.texts, snap.hashes, scope, mems, merged, done, snap.notes, fit
             )
         flags = _contradiction_actions(mems, merged, contradictions())
     actions = [*merges, *flags, *dates, *repairs]

@@ -22,6 +22,9 @@ from memdir_nb.formats.index_caps import (
 )
 from memdir_nb.formats.index_edits import in_place_of, split_keep_end
 from memdir_nb.formats.index_lines import (
+    ENTRY_DASH,
+    _hook_after,
+    _plain_link,
     entry_target,
     in_style,
     line_end_style,
@@ -31,7 +34,11 @@ from memdir_nb.formats.index_lines import (
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import CACHE_MAX_BYTES
 
-__all__ = ["IndexText", "fit_index"]
+__all__ = ["FIT_VERSION", "IndexText", "fit_index"]
+
+# Bump when a change to fit_index (or what it calls) can give another text: the plan's disk
+# cache (dream.disk_kept) keeps its answers under this version.
+FIT_VERSION = 1
 
 
 class IndexText:
@@ -54,8 +61,10 @@ class IndexText:
 
     def _index(self, pos: int, line: str, target: str | bool | None = False) -> None:
         """Index line at pos under its entry's target (given, or False: parsed here)."""
-        if target is False:
-            target = entry_target(line)
+        if target is False:  # a line format_index_entry wrote is read without the search
+            target = plain_entry_target(line)
+            if target is None:
+                target = entry_target(line)
         if isinstance(target, str):
             bisect.insort(self.by_target[target], pos)
 
@@ -214,6 +223,10 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
     return _drop_until_fit(IndexText("\n".join(out) + "\n"), out, order)
 
 
+_FIT_HOOK_CHARS = 80  # the hook a fit keeps
+_DASH_SEP = f" {ENTRY_DASH} "  # between a link and its hook, as format_index_entry writes it
+
+
 # Each line's shortened form, kept for the next fit: a plan fits the same over-cap index
 # plan after plan (the planner's check of which added lines the fit keeps, real39, runs it
 # on every plan), and the form is a function of the line alone (about 25 of a repeat plan's
@@ -222,11 +235,35 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
 def _hook_shortened(line: str) -> str:
     """The line as a fit writes it: an entry with its hook shortened to 80 characters, any
     other line as it is."""
+    if _written_as_fitted(line):
+        return line
     entry = index.parse_index(line)
     if not entry:
         return line
     return index.format_index_entry(
-        entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
+        entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, _FIT_HOOK_CHARS)
+    )
+
+
+def _written_as_fitted(line: str) -> bool:
+    """Whether the fit writes line as it is, known without parsing and formatting it again
+    (about 4 of the ~6 us a line of a first fit; plan40b): `- [title](target) — hook` as
+    format_index_entry writes it, with a plain link (_plain_link: a title with no bracket
+    or backslash, a target with no blank or parenthesis, so written bare), a title that is
+    printable ASCII with no blank at either end (one_line leaves it), and a hook of at most
+    80 characters already in shorten_hook's form (single spaces, none at either end)."""
+    plain = _plain_link(line)
+    if plain is None:
+        return False
+    title, _, end = plain
+    if not (title and title.isascii() and title.isprintable()) or title.strip() != title:
+        return False
+    hook = line[end + 3 :]
+    return (
+        line.startswith(_DASH_SEP, end)
+        and 0 < len(hook) <= _FIT_HOOK_CHARS
+        and " ".join(hook.split()) == hook
+        and _hook_after(line, end) == hook
     )
 
 

@@ -21,6 +21,7 @@ from memdir_nb.dream.actions import ConsolidationPlan
 from memdir_nb.dream.disk_kept import CACHE_FILENAME, PAIRS_FILENAME, PlanCacheWarning
 from memdir_nb.dream.kept import BlockResults
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.formats import index_batch
 from memdir_nb.storage.derived_cache import DerivedCache
 
 NOW_MS = 1_790_000_000_000.0
@@ -78,6 +79,7 @@ def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scored_texts, "_PREPARED", {})
     monkeypatch.setattr(plan_snapshot, "_HEADS", {})
     monkeypatch.setattr(disk_kept, "_OPEN", {})
+    index_batch.fit_index.cache_clear()  # its few answers kept in this process
 
 
 def _shape(plan: ConsolidationPlan) -> tuple[Any, ...]:
@@ -640,3 +642,53 @@ def test_a_cold_plan_asks_for_no_header_and_writes_what_a_put_each_writes(
         assert cold == (tmp_path / "each" / name).read_bytes()
     entries = json.loads((tmp_path / "cold" / CACHE_FILENAME).read_bytes())["entries"]
     assert len([key for key in entries if key.startswith("h")]) == one.calls
+
+
+def _re_date(path: Path, day: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    old = text.split("modified: ", 1)[1][:10]
+    path.write_text(text.replace(f"modified: {old}", f"modified: {day}"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("change", ["none", "index", "order"])
+def test_an_over_cap_index_is_fitted_once_and_fitted_again_when_its_text_or_order_changes(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    real_dir: Any,
+    change: str,
+) -> None:
+    # plan40b: a new process planning an unchanged dir took its index's fit from the disk
+    # cache, not fitted again (~37 ms of the bench dir's plan); a changed text or order is
+    # another key, fitted again
+    root = real_dir("cloned-over-cap")
+    cache = tmp_path / "cache"
+    _plan(monkeypatch, root, cache)  # the cache as the dir was
+    if change == "index":
+        index_md = root / "MEMORY.md"
+        index_md.write_text(index_md.read_text(encoding="utf-8") + "Firing 999: glaze.\n")
+    elif change == "order":  # the wheel rota, the oldest, made the newest: another goes first
+        _re_date(root / "project_wheel_rota.md", "2026-12-01")
+    bare = _plan(monkeypatch, root)
+    assert "fit_index_caps" in " ".join(bare[0])  # not vacuous
+    _new_process(monkeypatch)
+    fits = _Counted(monkeypatch, index_batch, "_drop_until_fit")
+    plan = plan_consolidation(root, now_ms=NOW_MS, cache_dir=cache)
+    assert fits.calls == (0 if change == "none" else 1)  # the plan's own (its diff fits too)
+    assert _shape(plan) == bare
+
+
+def test_a_kept_fit_of_another_shape_is_fitted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, real_dir: Any
+) -> None:
+    root = real_dir("cloned-over-cap")
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    _plan(monkeypatch, root, cache)
+    path = cache / CACHE_FILENAME
+    doc = json.loads(path.read_bytes())
+    fits = [k for k in doc["entries"] if k.startswith("f")]
+    assert len(fits) == 1
+    doc["entries"][fits[0]] = ["not", "a", "text"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert _plan(monkeypatch, root, cache) == bare
+    assert isinstance(json.loads(path.read_bytes())["entries"][fits[0]], str)  # made again

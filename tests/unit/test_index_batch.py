@@ -359,3 +359,84 @@ def test_an_index_is_stripped_once_when_parsed(monkeypatch: pytest.MonkeyPatch) 
     assert len(calls) == 1
     doc.upsert("- [B](b.md) \u2014 h", "b.md")
     assert doc.text() == "# Index\n<!-- open\n- [A](a.md) \u2014 h\n-->\n- [B](b.md) \u2014 h\n"
+
+
+def _fit_form(line: str) -> str:
+    """A line as the fit writes it, by parsing and formatting it (the reference fit's way)."""
+    entry = index.parse_index(line)
+    if not entry:
+        return line
+    return index.format_index_entry(
+        entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
+    )
+
+
+def test_a_first_fit_parses_no_line_already_written_as_the_fit_writes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # plan40b: a new process's first fit parsed and formatted each line again (~6 us a line,
+    # 1,503 lines on the bench dir) though nearly every line is format_index_entry's own with
+    # a hook of 80 characters or fewer, which the fit leaves as it is
+    lines = [f"- [Note {i}](note_{i}.md) \u2014 a hook of a few words {i}" for i in range(260)]
+    text = "\n".join(["# Memory", "", *lines, "- [Long](long.md) \u2014 " + "w " * 60]) + "\n"
+    order = tuple(f"note_{i}.md" for i in range(260))
+    expected = _reference_fit(text, order)
+    index_batch.fit_index.cache_clear()
+    index_batch._hook_shortened.cache_clear()
+    parsed: list[str] = []
+    real_parse = index.parse_index
+
+    def counting(line: str) -> list[index.IndexEntry]:
+        parsed.append(line)
+        return real_parse(line)
+
+    monkeypatch.setattr(index, "parse_index", counting)
+    assert fit_index(text, order) == expected
+    assert len(parsed) == 3  # the title, the blank line and the long hook's line
+
+
+_LINE_BITS = st.lists(
+    st.sampled_from(
+        [
+            "- [",
+            "T",
+            "t x",
+            " ",
+            "  ",
+            "\t",
+            "\u00e9",
+            "\u3000",
+            "\ufeff",
+            "\\",
+            "[",
+            "]",
+            "](",
+            "a.md",
+            "b/c.md",
+            "d e.md",
+            ")",
+            " \u2014 ",
+            "\u2014",
+            " - ",
+            "h",
+            "hook words",
+            "w" * 79,
+            "|",
+            "`",
+            "<!--",
+            "~~~",
+            "\x1f",
+            "\u2028",
+        ]
+    ),
+    max_size=9,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_LINE_BITS)
+def test_a_lines_fitted_form_is_the_parsed_and_formatted_one(bits: list[str]) -> None:
+    # plan40b's shortcut (a line already in the fit's form is kept as it is) gives what
+    # parsing and formatting it gives, on lines near that form
+    for line in ("".join(bits), "- [T](a.md) \u2014 " + "".join(bits)):
+        assert index_batch._hook_shortened(line) == _fit_form(line)
