@@ -44,6 +44,23 @@ def _put(path: Path, text: str, age_days: float = 0.0) -> Path:
     return path
 
 
+def build_folder_blocker(tmp_path: Path, kind: str) -> Path:
+    """tmp_path/home made as something a memory dir below it can never be made in: "a FIFO",
+    "a symlink loop", "a regular file" or "a symlink to a path that does not exist" (attack40's blockers)."""
+    blocker = tmp_path / "home"
+    if kind == "a FIFO":
+        os.mkfifo(blocker)
+    elif kind == "a symlink loop":
+        blocker.symlink_to(blocker)
+    elif kind == "a regular file":
+        blocker.write_text("not a folder\n", encoding="utf-8")
+    elif kind == "a symlink to a path that does not exist":
+        blocker.symlink_to(tmp_path / "gone")
+    else:
+        raise ValueError(f"no blocker of kind {kind!r}")
+    return blocker
+
+
 def nested_memory(name: str, description: str, type_: str, body: str, *, session: str) -> str:
     """A memory whose type sits under `metadata:` with node_type and an originSessionId."""
     return (

@@ -20,6 +20,7 @@ from memdir_nb.dream import (
     LockFileCorruptError,
     is_process_running,
 )
+from tests.conftest import build_folder_blocker
 from tests.support.lock_holder import ENV, set_mtime_ms, spawn_holder
 
 HOUR_MS = 3_600_000.0
@@ -37,11 +38,7 @@ def test_taking_the_lock_for_a_dir_that_cannot_be_made_names_what_blocks_it(
     tmp_path: Path, kind: str
 ) -> None:
     # attack40: "[Errno 20] Not a directory" (or ELOOP) naming the dir, not what is above it
-    blocker = tmp_path / "home"
-    if kind == "a FIFO":
-        os.mkfifo(blocker)
-    else:
-        blocker.symlink_to(blocker)
+    blocker = build_folder_blocker(tmp_path, kind)
     with pytest.raises(NotADirectoryError, match=f"{kind}, not a folder, so nothing was written"):
         ConsolidationLock(blocker / "memory").try_acquire()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]

@@ -40,6 +40,7 @@ from memdir_nb.home.paths import (
 from memdir_nb.prompts.build import build_agent_memory_prompt
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.daily_log import daily_log_path
+from tests.conftest import build_folder_blocker
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 NO_GIT = "memdir-nb-no-such-git-binary"
@@ -540,11 +541,7 @@ def test_ensure_memory_dir_under_a_blocker_logs_what_blocks_it(
 ) -> None:
     # attack40: the prompt builders' mkdir logged "Not a directory: <dir>" (or "File exists",
     # ELOOP), naming the dir and not the FIFO or the link above it
-    blocker = tmp_path / "home"
-    if kind == "a FIFO":
-        os.mkfifo(blocker)
-    else:
-        blocker.symlink_to(blocker if kind == "a symlink loop" else tmp_path / "gone")
+    blocker = build_folder_blocker(tmp_path, kind)
     with caplog.at_level(logging.WARNING, logger="memdir_nb.home.paths"):
         assert ensure_memory_dir_exists(blocker / "memory") is False
     assert any(f"{blocker} is {kind}, not a folder" in r.getMessage() for r in caplog.records)

@@ -42,7 +42,7 @@ from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 from memdir_nb.ui.demo import DEMO_NOW_MS, build_demo_memory_dir
-from tests.conftest import DeepFolders
+from tests.conftest import DeepFolders, build_folder_blocker
 from tests.support.durability import record_fsyncs_and_renames
 
 GOOD = "---\nname: Deploys\ndescription: How we deploy\ntype: reference\n---\n\nArgo CD.\n"
@@ -374,11 +374,7 @@ def test_import_into_a_dir_that_cannot_be_made_is_refused_naming_what_blocks_it(
 ) -> None:
     # attack40: under a FIFO the import said "Not a directory (<dir>)", and its dry run
     # "1 would be written": a preview promising what the import then refuses
-    blocker = tmp_path / "home"
-    if kind == "a FIFO":
-        os.mkfifo(blocker)
-    else:
-        blocker.symlink_to(blocker)
+    blocker = build_folder_blocker(tmp_path, kind)
     archive = _zip(tmp_path / "x.zip", [("reference_x.md", GOOD.encode())])
     said = f"cannot be made: {blocker} is {kind}, not a folder, so nothing was written"
     if route == "memdir-nb import":

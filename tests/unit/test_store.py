@@ -24,6 +24,7 @@ from memdir_nb.storage.index_rebuild import IndexOverCapsError
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError, slugify
+from tests.conftest import build_folder_blocker
 from tests.support import snapshot as support_snapshot
 
 # 2026-04-02T10:15:30.123Z
@@ -899,11 +900,7 @@ def test_a_save_into_a_dir_under_a_fifo_or_a_file_names_the_blocker_and_writes_n
     tmp_path: Path, kind: str
 ) -> None:
     # attack40: "[Errno 20] Not a directory: '<dir>'", naming the dir and not what is above it
-    blocker = tmp_path / "home"
-    if kind == "a FIFO":
-        os.mkfifo(blocker)
-    else:
-        blocker.write_text("not a folder\n", encoding="utf-8")
+    blocker = build_folder_blocker(tmp_path, kind)
     with pytest.raises(NotADirectoryError) as info:
         MemoryStore(blocker / "memory").save("Coffee", "The user drinks coffee", "user", "Coffee.")
     message = str(info.value)
