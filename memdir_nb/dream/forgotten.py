@@ -52,12 +52,14 @@ def newest_forgotten(root: Path, name: str) -> ForgottenCopy | None:
     batch listing says why)."""
     try:
         scope, plain = split_store_filename(name)
-        names = fsutil.names_in_nofollow(root, [TRASH_DIRNAME])
-    except (MemoryValidationError, OSError, fsutil.SymlinkSwapError):
+    except MemoryValidationError:
         return None
     rel = store_filename(scope, plain)
-    found = [(order, n) for n in names if (order := forgotten_copy_order(n, rel)) is not None]
-    found = [(o, n) for o, n in found if fsutil.is_regular_file(root / TRASH_DIRNAME / n)]
+    found = [
+        (order, n)
+        for n in forgotten_files(root)
+        if (order := forgotten_copy_order(n, rel)) is not None
+    ]
     if not found:
         return None
     (seconds, _number), trash_name = max(found)
