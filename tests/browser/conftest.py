@@ -19,7 +19,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,21 +65,31 @@ def find_chromium() -> str | None:
 def wait_for_http(
     url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = SERVER_START_TIMEOUT_S
 ) -> None:
-    """Poll url until it answers; fail with the server's log if the process dies or time runs out."""
+    """Poll url until it answers 200; fail with the server's log if the process dies or time runs
+    out. Only a 200 counts: the ready URL is one only our server answers (a static file, or the
+    status API with our token), so a stranger on the port is never taken for it."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            pytest.fail(
-                f"server exited with {proc.returncode} before answering {url}:\n{log.read_text()[-4000:]}"
+            raise ServerExited(
+                f"server exited with {proc.returncode} before answering {url}:\n{log_tail(log)}"
             )
         try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except urllib.error.HTTPError:
-            return  # it answered (a 403/404 still means the server is up)
+            with urllib.request.urlopen(url, timeout=5) as answer:
+                if answer.status == 200:
+                    return
         except OSError:
-            time.sleep(0.3)
-    pytest.fail(f"server did not answer {url} within {timeout}s:\n{log.read_text()[-4000:]}")
+            pass  # not listening yet, or a stranger's error page: keep polling
+        time.sleep(0.3)
+    pytest.fail(f"server did not answer {url} with 200 within {timeout}s:\n{log_tail(log)}")
+
+
+def log_tail(log: Path) -> str:
+    """The last few thousand characters of a server's log."""
+    try:
+        return log.read_text(encoding="utf-8", errors="replace")[-4000:]
+    except OSError as err:
+        return f"(no log: {err})"
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -110,25 +120,66 @@ def jupyter_env(root: Path) -> dict[str, str]:
     return env
 
 
+class ServerExited(Exception):
+    """A server we started stopped before it answered."""
+
+
+# The logs of the servers running now, shown under any browser test that fails.
+RUNNING_LOGS: list[Path] = []
+PORT_ATTEMPTS = 3
+
+
 @contextlib.contextmanager
-def serve(args: list[str], cwd: Path, env: dict[str, str], log: Path, ready: str) -> Iterator[None]:
-    """Run a Jupyter app (args, with its kernels on ipc sockets) until the block ends, once
-    ready answers; its output goes to log, shown if it dies or never answers."""
-    with ipc_kernel_flags() as kernel_flags:
-        with open(log, "wb") as out:
-            proc = subprocess.Popen(
-                [*args, *kernel_flags],
-                cwd=cwd,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        try:
-            wait_for_http(ready, proc, log)
-            yield
-        finally:
-            stop(proc)
+def serve(
+    args_for: Callable[[int], list[str]], cwd: Path, env: dict[str, str], log: Path, ready: str
+) -> Iterator[int]:
+    """Run a Jupyter app on a free port (args_for(port), with its kernels on ipc sockets) until
+    the block ends, once http://127.0.0.1:<port><ready> answers 200; yields the port. The app is
+    told never to move to another port, so a port taken in the meantime makes it stop, and it
+    is started again on a new one; its output goes to log, shown if it never answers."""
+    for attempt in range(1, PORT_ATTEMPTS + 1):
+        port = free_port()
+        with ipc_kernel_flags() as kernel_flags:
+            with open(log, "ab") as out:  # every attempt's output stays in the one log
+                out.write(f"--- attempt {attempt} on port {port}\n".encode())
+                out.flush()  # before the server's own writes land after it
+                start = out.tell()
+                proc = subprocess.Popen(
+                    [*args_for(port), *kernel_flags],
+                    cwd=cwd,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            try:
+                try:
+                    wait_for_http(f"http://127.0.0.1:{port}{ready}", proc, log)
+                except ServerExited as exited:
+                    if attempt < PORT_ATTEMPTS and "in use" in log.read_bytes()[start:].decode(
+                        errors="replace"
+                    ):
+                        continue
+                    pytest.fail(str(exited))
+                RUNNING_LOGS.append(log)
+                try:
+                    yield port
+                finally:
+                    RUNNING_LOGS.remove(log)
+                return
+            finally:
+                stop(proc)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failing browser test shows the tail of every server log, to tell a slow kernel from a
+    dead one."""
+    report = yield
+    if report.failed and call.when == "call":
+        for log in RUNNING_LOGS:
+            report.sections.append((f"server log {log.name}", log_tail(log)))
+    return report
 
 
 @pytest.fixture(scope="session")
@@ -191,14 +242,22 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @contextlib.contextmanager
 def serve_voila(memory_dir: Path, root: Path) -> Iterator[str]:
     """Voila serving notebooks/dashboard.ipynb on 127.0.0.1 with MEMDIR_NB_DIR = memory_dir."""
-    port = free_port()
     env = jupyter_env(root)
     env["MEMDIR_NB_DIR"] = str(memory_dir)
-    url = f"http://127.0.0.1:{port}/"
-    args = [str(BIN / "voila"), "notebooks/dashboard.ipynb", "--no-browser", f"--port={port}"]
-    args += ["--Voila.ip=127.0.0.1", "--Voila.open_browser=False"]
-    with serve(args, REPO, env, root / "voila.log", url):
-        yield url
+
+    def args_for(port: int) -> list[str]:
+        args = [str(BIN / "voila"), "notebooks/dashboard.ipynb", "--no-browser", f"--port={port}"]
+        return [
+            *args,
+            "--Voila.ip=127.0.0.1",
+            "--Voila.open_browser=False",
+            "--Voila.port_retries=0",
+        ]
+
+    # voila.js is Voila's own bundle: a 200 for it is Voila, and asking for it starts no kernel
+    # (asking for "/" would run the dashboard once more in a kernel nobody looks at)
+    with serve(args_for, REPO, env, root / "voila.log", "/voila/static/voila.js") as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 @pytest.fixture(scope="session")
@@ -223,24 +282,28 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
     tour.write_text(json.dumps(nb), encoding="utf-8")
-    port = free_port()
     token = "memdir-nb-browser-test"
-    base = f"http://127.0.0.1:{port}"
-    args = [
-        str(BIN / "jupyter"),
-        "lab",
-        "--no-browser",
-        f"--port={port}",
-        "--ServerApp.ip=127.0.0.1",
-        f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={work}",
-        "--allow-root",
-        # keep Lab off the network: no news feed, no update check, no PyPI extension manager
-        "--LabApp.news_url=",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly",
-        # as `make lab` starts it (fresh38: the shim printed a DeprecationWarning)
-        "--ServerApp.jpserver_extensions=notebook_shim=False",
-    ]
-    with serve(args, work, jupyter_env(root), root / "lab.log", f"{base}/api/status?token={token}"):
-        yield f"{base}/lab/tree/notebooks/00_tour.ipynb?token={token}"
+
+    def args_for(port: int) -> list[str]:
+        return [
+            str(BIN / "jupyter"),
+            "lab",
+            "--no-browser",
+            f"--port={port}",
+            "--ServerApp.port_retries=0",
+            "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={work}",
+            "--allow-root",
+            # keep Lab off the network: no news feed, no update check, no PyPI extension manager
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly",
+            # as `make lab` starts it (fresh38: the shim printed a DeprecationWarning)
+            "--ServerApp.jpserver_extensions=notebook_shim=False",
+        ]
+
+    # the status API answers 200 only with our token: a stranger on the port is never taken for it
+    ready = f"/api/status?token={token}"
+    with serve(args_for, work, jupyter_env(root), root / "lab.log", ready) as port:
+        yield f"http://127.0.0.1:{port}/lab/tree/notebooks/00_tour.ipynb?token={token}"

@@ -22,7 +22,9 @@ TABS = (
 
 
 def open_dashboard(page: Any, url: str) -> None:
-    page.goto(url, wait_until="domcontentloaded")
+    # Voila streams the page while the kernel runs the dashboard, so the document is complete
+    # only when the notebook has run: wait for the first bytes here, and for the widget below
+    page.goto(url, wait_until="commit")
     page.wait_for_selector(".memdir-dashboard", timeout=120_000)
 
 
