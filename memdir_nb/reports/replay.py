@@ -300,8 +300,10 @@ def iter_replay(
     decisions = _Decisions(session, recorded, turns_between)
     notes.extend(_session_notes(session))
     notes.extend(_moved_note(session, recorded, moved_from))
-    replay = SessionReplay(session, root, label, [], None, notes + timeline.notes)
-    replay.show_secrets = show_secrets  # its prompts and notes as typed, else redacted
+    # show_secrets: its prompts and notes as typed, else redacted
+    replay = SessionReplay(
+        session, root, label, [], None, notes + timeline.notes, show_secrets=show_secrets
+    )
     rows = _rows(
         replay, timeline, current, paths, selector, decisions, now_ms, progress=progress, keep=keep
     )
@@ -388,8 +390,7 @@ def _rows(
                 row.flags = [*row.flags, COMPACTED_FLAG]
             if recall.budget_spent and not spent_before:
                 replay.budget_spent_at = turn.index
-            replay.add(row, keep=keep)
-            yield row
+            yield replay.add(row, keep=keep)
     replay.flush = decisions.flush()
 
 
