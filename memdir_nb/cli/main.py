@@ -30,7 +30,7 @@ from memdir_nb.cli.args import (
     transcript_file,
 )
 from memdir_nb.formats.names import name_encoding_problem
-from memdir_nb.security.printed_output import terminal_safe_streams
+from memdir_nb.security.printed_output import closed_output_problem, terminal_safe_streams
 from memdir_nb.spec.collector import freeze_what_is_loaded
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
@@ -481,6 +481,9 @@ def parse_one_command(words: Sequence[str]) -> argparse.Namespace | None:
 def _run(args: argparse.Namespace) -> int:
     """Run the chosen command; input it cannot act on ends in one line on stderr, never a traceback."""
     try:
+        closed = closed_output_problem()
+        if closed is not None:  # said before any work, so nothing is done unseen
+            raise closed
         return int(_handler(args.func)(args) or 0)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); exit quietly like other shell tools.

@@ -479,6 +479,37 @@ def test_the_binding_rules_see_a_second_home() -> None:
     assert found == {"ROOT": False, "_CAP": False, "T": True, "A": True, "F": True}
 
 
+# The modules that start programs; each finds them through storage.programs first (§61).
+PROGRAM_STARTERS = {
+    "memdir_nb.home.git_root": "git, found by program_path",
+    "memdir_nb.toolloop.bounded_tools": "the extraction's read-only commands, by require_program",
+}
+PROGRAMS = "memdir_nb.storage.programs"
+
+
+def test_only_storage_programs_finds_a_program_and_only_its_users_start_one() -> None:
+    """A program name looked up anywhere else could take PATH's relative entries, which name
+    the folder a child starts in (a downloaded repository, the memory dir): storage.programs
+    searches PATH's absolute folders only. Starting a program is allowed only where a program
+    was found through it."""
+    finders, starters = [], []
+    starts = {"subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_output"}
+    starts |= {"os.system", "os.popen", "os.execvp", "os.execlp", "os.spawnvp", "os.spawnlp"}
+    for name, tree in _modules():
+        for dotted, call in _calls(tree):
+            if dotted == "shutil.which" and name != PROGRAMS:
+                finders.append(f"{name}:{call.lineno}")
+            if dotted in starts and name not in PROGRAM_STARTERS:
+                starters.append(f"{name}:{call.lineno} {dotted}")
+        if _imported_names(tree, "shutil") & {"which"} and name != PROGRAMS:
+            finders.append(f"{name}: from shutil import which")
+    assert finders == []
+    assert starters == []
+    for name in PROGRAM_STARTERS:
+        source = (PACKAGE.parent / (name.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        assert PROGRAMS in source, f"{name} starts programs without storage.programs"
+
+
 def test_every_home_named_here_exists() -> None:
     """The homes these tests allow are real modules (a rename would leave a test passing on a
     name that no longer exists)."""
@@ -493,6 +524,8 @@ def test_every_home_named_here_exists() -> None:
         *OPENS_OUTSIDE_STORAGE,
         *RAW_STREAM_USERS,
         *ENVIRONMENT_USERS,
+        *PROGRAM_STARTERS,
+        PROGRAMS,
     }
     assert homes - known == set()
     assert Path(PACKAGE / "storage").is_dir()

@@ -2268,3 +2268,21 @@ def test_restore_previews_then_puts_back_a_forgotten_memory_by_its_name(tmp_path
     assert out.returncode == 0, out.stderr
     assert "put back 1 file: team/glaze.md" in out.stdout
     assert "(glaze.md)" in (mem / "team" / "MEMORY.md").read_text()
+
+
+def test_a_command_started_with_its_output_closed_says_so_and_does_nothing(
+    tmp_path: Path,
+) -> None:
+    dest = tmp_path / "demo"
+    shell_closing_stdout = ["/bin/sh", "-c", 'exec "$@" >&-', "sh"]
+    proc = subprocess.run(
+        [*shell_closing_stdout, sys.executable, "-m", "memdir_nb.cli", "demo", str(dest)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(HOME=str(tmp_path / "home")),
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: standard output is closed")
+    assert "Traceback" not in proc.stderr
+    assert not dest.exists()  # refused before the demo was built, not after
