@@ -1416,19 +1416,6 @@ def test_a_command_process_loads_blas_with_one_thread_unless_the_user_chose(
         assert chosen == "BLAS [2] 2"
 
 
-@pytest.mark.parametrize("columns", [None, "", "0", "-3", "abc", "57", "200"])
-def test_help_width_follows_shutils_rule_for_columns(
-    monkeypatch: pytest.MonkeyPatch, columns: str | None
-) -> None:
-    from memdir_nb.cli.main import terminal_columns
-
-    if columns is None:
-        monkeypatch.delenv("COLUMNS", raising=False)
-    else:
-        monkeypatch.setenv("COLUMNS", columns)
-    assert terminal_columns() == shutil.get_terminal_size().columns
-
-
 def _rebuilt_dir(tmp_path: Path) -> tuple[Path, bytes, str]:
     """A memory dir whose hand-written index rebuild-index has just extended: (dir, the old
     index's bytes, the batch the old index went to)."""
