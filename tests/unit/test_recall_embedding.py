@@ -401,7 +401,7 @@ def _whole_array_layer(
     return layer_norm(y, layer.ln2_w, layer.ln2_b, self.eps)
 
 
-def test_the_demo_dirs_vectors_are_bit_for_bit_those_of_the_whole_array_pass(
+def test_the_demo_dirs_vectors_are_those_of_the_whole_array_pass(
     encoder: MiniLMEncoder, demo_mem: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the forty-first session runs each layer's steps a block of rows or one sequence at a time
@@ -417,4 +417,6 @@ def test_the_demo_dirs_vectors_are_bit_for_bit_those_of_the_whole_array_pass(
     with monkeypatch.context() as patch:
         patch.setattr(MiniLMEncoder, "_layer", _whole_array_layer)
         whole = encoder.encode(texts, workers=1)
-    assert np.array_equal(blocked, whole)
+    # bit for bit on the machine that measured it (encode41); a tolerance far below what recall
+    # can tell apart, so another CPU's BLAS kernel for a per-sequence product cannot fail it
+    np.testing.assert_allclose(blocked, whole, rtol=0, atol=1e-6)
