@@ -1285,6 +1285,53 @@ def build_person_sections_dir(root: Path) -> Path:
     return root
 
 
+def build_backtest_notes_dir(root: Path) -> Path:
+    """A trading bot's memories (real41): backtest tallies over "in N days", a file whose name
+    joins words and tickers with underscores, a form named for a password and the controls
+    swapped in it, and a web address written without its scheme whose last part is a
+    document number. None of it is a date or a credential."""
+    _put(
+        root / "project_fade_backtest.md",
+        flat_memory(
+            "Fade backtest",
+            "the fade setup fires too rarely on 5-point bars",
+            "project",
+            "Only 14 fills in 40 days on the paper account; +12.5% in 9 days at best.\n"
+            "- **31 bounces in 12 months (2.6/month)**\n\n"
+            "**Why:** the volume gate is twice too strict.\n\n"
+            "**How to apply:** relax the gate before the next run.",
+        ),
+    )
+    _put(
+        root / "project_v4_nqx3m_review.md",
+        flat_memory(
+            "NQX3M review",
+            "check the 3-month ticker feed before the open",
+            "project",
+            "The feed gave no quote once.\n\n**Why:** the gate blocks longs without it.\n\n"
+            "**How to apply:** look at the health page first.",
+        ),
+    )
+    _put(
+        root / "reference_form_port.md",
+        flat_memory(
+            "Form port",
+            "which legacy controls each form swapped",
+            "reference",
+            "- FrmOperatorPassWord: AxOldKnob\u2192Button\n"
+            "- FrmPasswordReset: AxOldKnob \u2192 Button, OldGrid\u2192DataGridView\n"
+            "- Decree for the signs: `lex.example.kz/eng/docs/K24R0004321`",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Fade backtest](project_fade_backtest.md) \u2014 fires too rarely\n"
+        "- [NQX3M review](project_v4_nqx3m_review.md) \u2014 the 3-month ticker feed\n"
+        "- [Form port](reference_form_port.md) \u2014 legacy controls per form\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1327,6 +1374,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "person-sections": build_person_sections_dir,
     "notes-index-near-cap": build_notes_index_near_cap_dir,
     "long-titles-index": build_long_titles_index_dir,
+    "backtest-notes": build_backtest_notes_dir,
 }
 
 

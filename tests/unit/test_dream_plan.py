@@ -1890,3 +1890,12 @@ def test_a_long_line_is_shortened_to_fit_its_title_and_a_second_dream_has_nothin
     assert shelf.endswith("(reference_shelf_wash.md)")  # no room left for a hook: it goes
     again = plan_consolidation(root, now_ms=PLAN_NOW)
     assert [a for a in again.actions if a.kind == "shorten_index_line"] == []
+
+
+def test_a_backtest_tally_over_n_days_gets_no_absolute_date(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: the dream rewrote "Only 10 signals in 56 days" to "Only 10 signals 2027-01-28";
+    after a tally "in N days" is the span it covers, so the plan leaves the memory as written."""
+    plan = plan_consolidation(real_dir("backtest-notes"))
+    assert [a.files for a in plan.actions if a.kind == "absolute_dates"] == []

@@ -2209,3 +2209,14 @@ def test_a_dangling_line_whose_file_another_index_lists_is_not_pointed_there(
     assert "drop_dangling_index_line" in kinds and "repoint_index_line" not in kinds
     kept = rebuild_index(root, write=False, drop_dangling=True)
     assert "](project_studio_move.md)" in kept and "glazer/" not in kept
+
+
+def test_backtest_tallies_a_ticker_file_name_and_a_form_port_are_no_dates_and_no_secrets(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: a trading project's memories. "14 fills in 40 days" is how long a tally took;
+    `project_v4_nqx3m_review.md` is a name of words and tickers, not a high-entropy token;
+    "FrmOperatorPassWord: AxOldKnob→Button" names a form and the control swapped in it; a web
+    address without its scheme is split into its parts as one with a scheme is."""
+    found = lint_memory_dir(real_dir("backtest-notes"))
+    assert [f.message for f in found if f.rule in ("secret", "relative-date")] == []
