@@ -1332,6 +1332,28 @@ def build_backtest_notes_dir(root: Path) -> Path:
     return root
 
 
+def build_folder_listed_index_dir(root: Path) -> Path:
+    """An index that lists a subfolder's files under the folder's line (real41: a `memory/`
+    whose index names "`memory/refs/` -- four files:" and, indented below it, each file by its
+    bare name): two of the names are files in guides/, one is in no folder. The dir is named
+    `memory`, as a project's is, so the folder line can say `memory/guides/`.
+
+    Returns the memory/ folder."""
+    mem = root / "memory"
+    _put(mem / "user_potter.md", flat_memory("potter", "throws on a wheel", "user", "b"))
+    _put(mem / "guides" / "glazes.md", "# Glazes\n\nCeladon needs reduction.\n")
+    _put(mem / "guides" / "kilns.md", "# Kilns\n\nThe big kiln fires to cone 10.\n")
+    _put(
+        mem / "MEMORY.md",
+        "- [Potter](user_potter.md) \u2014 throws on a wheel\n"
+        "- `memory/guides/` -- studio guides (three files):\n"
+        "  - `glazes.md` -- which glazes need reduction\n"
+        "  - `kilns.md` -- what each kiln fires to\n"
+        "  - `clays.md` -- the clay bodies we stock\n",
+    )
+    return mem
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1375,6 +1397,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "notes-index-near-cap": build_notes_index_near_cap_dir,
     "long-titles-index": build_long_titles_index_dir,
     "backtest-notes": build_backtest_notes_dir,
+    "folder-listed-index": build_folder_listed_index_dir,
 }
 
 

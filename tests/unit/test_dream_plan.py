@@ -39,6 +39,7 @@ from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import BlockResults
 from memdir_nb.spec.constants import MAX_INDEX_LINE_CHARS
 from memdir_nb.storage.containment import PathTraversalError
+from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import NotUTF8Error
 from tests.support import snapshot, write_memory
@@ -1899,3 +1900,16 @@ def test_a_backtest_tally_over_n_days_gets_no_absolute_date(
     after a tally "in N days" is the span it covers, so the plan leaves the memory as written."""
     plan = plan_consolidation(real_dir("backtest-notes"))
     assert [a.files for a in plan.actions if a.kind == "absolute_dates"] == []
+
+
+def test_files_listed_under_their_folders_line_get_no_second_line(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: the plan offered a new index line for each file an index lists by bare name
+    under its folder's line (`memory/cc-reference/`, then `  - hook-events.md`), and so did
+    rebuild-index: each would have been listed twice."""
+    mem = real_dir("folder-listed-index")
+    plan = plan_consolidation(mem)
+    assert [a.kind for a in plan.actions if a.kind == "add_missing_index_line"] == []
+    old = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert rebuild_index(mem, write=False) == old

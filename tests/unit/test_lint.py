@@ -2220,3 +2220,16 @@ def test_backtest_tallies_a_ticker_file_name_and_a_form_port_are_no_dates_and_no
     address without its scheme is split into its parts as one with a scheme is."""
     found = lint_memory_dir(real_dir("backtest-notes"))
     assert [f.message for f in found if f.rule in ("secret", "relative-date")] == []
+
+
+def test_files_listed_by_bare_name_under_their_folders_line_are_listed_there(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: an index names "`memory/cc-reference/` -- four files:" and, indented below it,
+    each file by its bare name. Lint said each name was in no file of the memory dir and each
+    file was in no line; a name under the folder is that folder's file. A name there with no
+    file still dangles."""
+    found = lint_memory_dir(real_dir("folder-listed-index"))
+    assert [(f.rule, f.path) for f in found if f.rule == "not-in-index"] == []
+    dangling = [f.message for f in found if f.rule == "index-dangling-name"]
+    assert len(dangling) == 1 and "`clays.md`" in dangling[0]
