@@ -1354,6 +1354,29 @@ def build_folder_listed_index_dir(root: Path) -> Path:
     return mem
 
 
+def build_unlinked_over_cap_dir(root: Path) -> Path:
+    """An index over the 200-line cap by its notes, whose files are named without a link
+    (real41: a 263-line index of session notes): a table row naming a repository doc, a
+    "Details:" line naming a memory by its path from the project folder, and a folder's line
+    with its files' bare names indented below. It holds no link a fit could shorten or drop.
+
+    Returns the memory/ folder."""
+    mem = root / "memory"
+    _put(mem / "kiln_log.md", "# Kiln log\n\nCone 6 firings since May.\n")
+    _put(mem / "refs" / "glazes.md", "# Glazes\n\nCeladon needs reduction.\n")
+    notes = [f"- firing {i}: cone 6, {i % 7 + 1} shelves, slow cool" for i in range(1, 211)]
+    _put(
+        mem / "MEMORY.md",
+        "# Studio notes\n\n| File | Role |\n|---|---|\n"
+        "| `STUDIO.md` | the studio's rules, kept in the repository |\n\n"
+        "Details: `memory/kiln_log.md`\n\n"
+        "- `memory/refs/` -- reference sheets (two files):\n"
+        "  - `glazes.md` -- which glazes need reduction\n"
+        "  - `clays.md` -- the clay bodies we stock\n\n" + "\n".join(notes) + "\n",
+    )
+    return mem
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1398,6 +1421,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "long-titles-index": build_long_titles_index_dir,
     "backtest-notes": build_backtest_notes_dir,
     "folder-listed-index": build_folder_listed_index_dir,
+    "unlinked-over-cap": build_unlinked_over_cap_dir,
 }
 
 

@@ -1913,3 +1913,14 @@ def test_files_listed_under_their_folders_line_get_no_second_line(
     assert [a.kind for a in plan.actions if a.kind == "add_missing_index_line"] == []
     old = (mem / "MEMORY.md").read_text(encoding="utf-8")
     assert rebuild_index(mem, write=False) == old
+
+
+def test_an_index_over_its_caps_by_notes_alone_gets_no_fit_that_changes_nothing(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: an index over 200 lines by its notes, naming its files without links. The plan
+    proposed fit_index_caps, which rewrote those names as links (dropped by the next plan);
+    a fit that leaves them as written changes nothing, and is not proposed."""
+    mem = real_dir("unlinked-over-cap")
+    plan = plan_consolidation(mem)
+    assert [a.kind for a in plan.actions if a.kind == "fit_index_caps"] == []
