@@ -1286,6 +1286,98 @@ def build_person_sections_dir(root: Path) -> Path:
     return root
 
 
+def build_backtest_notes_dir(root: Path) -> Path:
+    """A trading bot's memories (real41): backtest tallies over "in N days", a file whose name
+    joins words and tickers with underscores, a form named for a password and the controls
+    swapped in it, and a web address written without its scheme whose last part is a
+    document number. None of it is a date or a credential."""
+    _put(
+        root / "project_fade_backtest.md",
+        flat_memory(
+            "Fade backtest",
+            "the fade setup fires too rarely on 5-point bars",
+            "project",
+            "Only 14 fills in 40 days on the paper account; +12.5% in 9 days at best.\n"
+            "- **31 bounces in 12 months (2.6/month)**\n\n"
+            "**Why:** the volume gate is twice too strict.\n\n"
+            "**How to apply:** relax the gate before the next run.",
+        ),
+    )
+    _put(
+        root / "project_v4_nqx3m_review.md",
+        flat_memory(
+            "NQX3M review",
+            "check the 3-month ticker feed before the open",
+            "project",
+            "The feed gave no quote once.\n\n**Why:** the gate blocks longs without it.\n\n"
+            "**How to apply:** look at the health page first.",
+        ),
+    )
+    _put(
+        root / "reference_form_port.md",
+        flat_memory(
+            "Form port",
+            "which legacy controls each form swapped",
+            "reference",
+            "- FrmOperatorPassWord: AxOldKnob\u2192Button\n"
+            "- FrmPasswordReset: AxOldKnob \u2192 Button, OldGrid\u2192DataGridView\n"
+            "- Decree for the signs: `lex.example.kz/eng/docs/K24R0004321`",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Fade backtest](project_fade_backtest.md) \u2014 fires too rarely\n"
+        "- [NQX3M review](project_v4_nqx3m_review.md) \u2014 the 3-month ticker feed\n"
+        "- [Form port](reference_form_port.md) \u2014 legacy controls per form\n",
+    )
+    return root
+
+
+def build_folder_listed_index_dir(root: Path) -> Path:
+    """An index that lists a subfolder's files under the folder's line (real41: a `memory/`
+    whose index names "`memory/refs/` -- four files:" and, indented below it, each file by its
+    bare name): two of the names are files in guides/, one is in no folder. The dir is named
+    `memory`, as a project's is, so the folder line can say `memory/guides/`.
+
+    Returns the memory/ folder."""
+    mem = root / "memory"
+    _put(mem / "user_potter.md", flat_memory("potter", "throws on a wheel", "user", "b"))
+    _put(mem / "guides" / "glazes.md", "# Glazes\n\nCeladon needs reduction.\n")
+    _put(mem / "guides" / "kilns.md", "# Kilns\n\nThe big kiln fires to cone 10.\n")
+    _put(
+        mem / "MEMORY.md",
+        "- [Potter](user_potter.md) \u2014 throws on a wheel\n"
+        "- `memory/guides/` -- studio guides (three files):\n"
+        "  - `glazes.md` -- which glazes need reduction\n"
+        "  - `kilns.md` -- what each kiln fires to\n"
+        "  - `clays.md` -- the clay bodies we stock\n",
+    )
+    return mem
+
+
+def build_unlinked_over_cap_dir(root: Path) -> Path:
+    """An index over the 200-line cap by its notes, whose files are named without a link
+    (real41: a 263-line index of session notes): a table row naming a repository doc, a
+    "Details:" line naming a memory by its path from the project folder, and a folder's line
+    with its files' bare names indented below. It holds no link a fit could shorten or drop.
+
+    Returns the memory/ folder."""
+    mem = root / "memory"
+    _put(mem / "kiln_log.md", "# Kiln log\n\nCone 6 firings since May.\n")
+    _put(mem / "refs" / "glazes.md", "# Glazes\n\nCeladon needs reduction.\n")
+    notes = [f"- firing {i}: cone 6, {i % 7 + 1} shelves, slow cool" for i in range(1, 211)]
+    _put(
+        mem / "MEMORY.md",
+        "# Studio notes\n\n| File | Role |\n|---|---|\n"
+        "| `STUDIO.md` | the studio's rules, kept in the repository |\n\n"
+        "Details: `memory/kiln_log.md`\n\n"
+        "- `memory/refs/` -- reference sheets (two files):\n"
+        "  - `glazes.md` -- which glazes need reduction\n"
+        "  - `clays.md` -- the clay bodies we stock\n\n" + "\n".join(notes) + "\n",
+    )
+    return mem
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1328,6 +1420,9 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "person-sections": build_person_sections_dir,
     "notes-index-near-cap": build_notes_index_near_cap_dir,
     "long-titles-index": build_long_titles_index_dir,
+    "backtest-notes": build_backtest_notes_dir,
+    "folder-listed-index": build_folder_listed_index_dir,
+    "unlinked-over-cap": build_unlinked_over_cap_dir,
 }
 
 

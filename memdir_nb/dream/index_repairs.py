@@ -362,6 +362,9 @@ def _fit_action(
     n_bytes = index.cap_units(after)  # the unit Claude Code's byte cap counts
     if n_lines <= index.MAX_ENTRYPOINT_LINES and n_bytes <= index.MAX_ENTRYPOINT_BYTES:
         return None, after
+    order = _fit_order(in_scope, indexed) if order is None else order
+    if fit_index(after, order) == after:
+        return None, after  # nothing a fit may change (no link to shorten or drop): no action
     action = PlanAction(
         f"fit:{irel}",
         "fit_index_caps",
@@ -372,6 +375,6 @@ def _fit_action(
         "project and reference pointers go before feedback and user ones, lowest "
         "first, and a section heading left empty goes too (the diff lists each line)",
         (irel,),
-        (IndexFit(irel, _fit_order(in_scope, indexed) if order is None else order),),
+        (IndexFit(irel, order),),
     )
     return action, after

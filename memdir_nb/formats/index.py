@@ -45,6 +45,7 @@ from memdir_nb.formats.index_lines import (
     is_md_target,
     line_end_style,
     line_mentions,
+    nested_target,
     parse_entry_line,
     parse_index,
     retarget_entry_line,
@@ -295,7 +296,8 @@ def _read_lines(
     covered: set[str] = set()
     names: LinkTargets | None = None  # made at the first `[[name]]` line with no file
     prose = entry_line_flags(old)
-    for no, line in enumerate(old.split("\n"), start=1):
+    lines = old.split("\n")
+    for no, line in enumerate(lines, start=1):
         if not prose[no - 1]:
             read.append((line, None, None))
             continue
@@ -304,6 +306,9 @@ def _read_lines(
         if found == "" and entry is not None and entry.wiki:
             names = names or LinkTargets((h.filename, "private", h.name) for h in headers)
             found = wiki_entry_memory(entry, names, "private") or ""
+        if entry is not None and not found and not entry.linked:
+            nested = nested_target(lines, no, entry.target)  # a folder's file listed under it
+            found = (points_at(nested) if nested else None) or found
         if found:
             covered.add(found)
         covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)

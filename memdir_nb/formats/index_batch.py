@@ -233,12 +233,15 @@ _DASH_SEP = f" {ENTRY_DASH} "  # between a link and its hook, as format_index_en
 # 37 ms of fitting on the bench dir; thirty-ninth session, lead).
 @bounded_cache(max_entries=20_000, max_bytes=CACHE_MAX_BYTES)
 def _hook_shortened(line: str) -> str:
-    """The line as a fit writes it: an entry with its hook shortened to 80 characters, any
-    other line as it is."""
+    """The line as a fit writes it: a link entry with its hook shortened to 80 characters,
+    any other line as it is. A line that names its file without a link (a table row, "Details:
+    `memory/x.md`", a bare name under its folder's line) is not rewritten as a link: the link
+    would point elsewhere (`hooks.md` listed under `refs/` became `[hooks](hooks.md)`), and make
+    a line no tool drops one the next plan drops (real41)."""
     if _written_as_fitted(line):
         return line
     entry = index.parse_index(line)
-    if not entry:
+    if not entry or not entry[0].linked:
         return line
     return index.format_index_entry(
         entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, _FIT_HOOK_CHARS)

@@ -38,6 +38,7 @@ __all__ = [
     "is_md_target",
     "line_end_style",
     "link_path",
+    "nested_target",
     "norm_target",
     "parse_entry_line",
     "parse_index",
@@ -453,11 +454,41 @@ def line_mentions(line: str) -> list[str]:
 def index_mentions(text: str) -> list[tuple[int, str]]:
     """(line number, target) for every .md name of MEMORY.md text that is no line's entry
     (line_mentions of each line), on the lines parse_index reads (entry_line_flags: no
-    frontmatter, block comment or fenced code)."""
+    frontmatter, block comment or fenced code); and a bare name listed under a folder's line
+    as that folder's file (nested_target)."""
     text = as_lf(text)
     prose = entry_line_flags(text)
+    lines = text.split("\n")
     found: list[tuple[int, str]] = []
-    for no, line in enumerate(text.split("\n"), start=1):
+    for no, line in enumerate(lines, start=1):
         if prose[no - 1]:
             found += [(no, target) for target in line_mentions(line)]
+            own = entry_target(line) if line[:1] in (" ", "\t") else None
+            nested = nested_target(lines, no, own) if own else None
+            if nested is not None:
+                found.append((no, nested))
     return found
+
+
+_TICKED_FOLDER = re.compile(r"`(?P<folder>[^`\s]+/)`")
+
+
+def nested_target(lines: list[str], line_no: int, target: str) -> str | None:
+    """A bare name on an indented list line, joined to the folder its parent line names.
+
+    An index lists a subfolder's files under the folder's line ("- `memory/refs/` -- four
+    files:" then "  - `hooks.md` -- events"; real41): the name is that folder's file, and
+    lint, the rebuild and the plan count it as listed there. None for a name with a folder of
+    its own, or a line whose parent (the nearest line above it indented less) names no folder.
+    """
+    if "/" in target:
+        return None
+    line = lines[line_no - 1]
+    indent = len(line) - len(line.lstrip(" \t"))
+    for above in reversed(lines[: line_no - 1]):
+        if not above.strip():
+            continue
+        if len(above) - len(above.lstrip(" \t")) < indent:
+            m = _TICKED_FOLDER.search(above)
+            return m.group("folder") + target if m else None
+    return None

@@ -8,13 +8,13 @@ from dataclasses import replace
 
 from memdir_nb.formats.frontmatter import normalise_newlines, parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
-from memdir_nb.formats.index_lines import index_mentions, wiki_entry_memory
+from memdir_nb.formats.index_lines import index_mentions, nested_target, wiki_entry_memory
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.formats.transcript_paths import other_project_memory_key
 from memdir_nb.formats.wikilinks import LinkTargets
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
-from memdir_nb.spec.text import is_not_text
+from memdir_nb.spec.text import as_lf, is_not_text
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.containment import unreadable_reason
 from memdir_nb.storage.headers import header_from_read
@@ -123,6 +123,8 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
                     other_projects[entry.line_no] = key
             elif found.is_file:
                 referenced.add(os.path.relpath(found.path, root).replace(os.sep, "/"))
+            elif (nested := _nested_file(targets, text, entry)) is not None:
+                referenced.add(os.path.relpath(nested, root).replace(os.sep, "/"))
             else:
                 dangling.append(entry)
         # a memory file a line names past its entry (or in prose) is listed; it never dangles
@@ -146,6 +148,16 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             )
         )
     return out
+
+
+def _nested_file(targets: IndexTargets, text: str, entry: IndexEntry) -> str | None:
+    """The path of the file a bare name listed under a folder's line names there
+    (formats.index_lines.nested_target), or None."""
+    if entry.linked or not entry.raw[:1].isspace():
+        return None
+    nested = nested_target(as_lf(text).split("\n"), entry.line_no, entry.target)
+    found = targets.locate(nested) if nested is not None else None
+    return found.path if found is not None and found.inside and found.is_file else None
 
 
 def resolve_wiki_entries(

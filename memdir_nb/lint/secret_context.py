@@ -400,8 +400,10 @@ def check_secrets(mem: MemoryText, c: Collector) -> frozenset[str]:
         field: _secret_window(masked)
         for field, masked in zip(names, mask_public_values_each(texts), strict=True)
     }
-    # the file's own name as written, as the team guard scans it (lint's context masks names)
-    fields[FILE_NAME_FIELD] = mem.rel.rsplit("/", 1)[-1]
+    # the file's own name as the team guard scans it, but for its CamelCase or snake_case
+    # words, which lint masks as it masks them in a body (real41: `project_v8_vix3m_verify.md`,
+    # a name of words and tickers, read as a high-entropy token); a key used as a name stays
+    fields[FILE_NAME_FIELD] = _mask_identifiers(mem.rel.rsplit("/", 1)[-1])
     findings, values = scan_with_values(fields)
     if not findings:
         return values
@@ -425,13 +427,14 @@ def check_index_secrets(index: ScopeIndex, c: Collector) -> frozenset[str]:
     """The secret rule on one MEMORY.md; returns the credentials found, for the other rules'
     quotes. Every line the load caps keep goes into the prompt (a team index into every
     teammate's), and lint is the only check on one that arrives by git pull. Link targets are
-    scanned as written, as the team guard scans a file name (lint's context masks file names)."""
+    scanned as the team guard scans a file name, but for their CamelCase or snake_case words
+    (as check_secrets scans the memory's own name)."""
     # The targets go in as one field, a target a line (a target never holds a line break, and
     # the scan reads line by line): the same findings as a field each, for one field's cost.
     lines = [e.line_no for e in index.entries]
     fields = {
         "index": _secret_window(mask_public_values(index.text[:MAX_SECRET_SCAN_CHARS])),
-        TARGETS_FIELD: "\n".join(e.target for e in index.entries),
+        TARGETS_FIELD: _mask_identifiers("\n".join(e.target for e in index.entries)),
     }
     findings, values = scan_with_values(fields)
     if findings:

@@ -76,6 +76,12 @@ _HEX_CREDENTIAL_CONTEXT = re.compile(
 _ENTROPY_CANDIDATE = re.compile(rf"[A-Za-z0-9+/=_\-]{{{MIN_ENTROPY_TOKEN_LENGTH},}}")
 _TOKEN_PARTS = re.compile(r"[+/=_\-]+")  # what joins the parts of a candidate token
 _URL_SEPARATORS = re.compile(r"[/?&=.:#]")
+# A web address written without its scheme, a host (a dotted name ending in a lower-case
+# top-level domain) and a path: `adilet.zan.kz/rus/docs/V23R0001751` (real41: a law's page in a
+# design memory) is split on the same separators as a URL with one.
+_BARE_URL = re.compile(
+    r"(?<![\w@.\-/])(?:[A-Za-z0-9][A-Za-z0-9\-]{0,62}\.)+[a-z]{2,24}/[^\s'\"<>`]+"
+)
 _HEX_ONLY = re.compile(r"^[0-9a-fA-F]+$")
 _JWT_TAIL = re.compile(r"[A-Za-z0-9\-_.+/=]*")
 PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY-----|---- END SSH2", re.IGNORECASE)
@@ -389,6 +395,8 @@ def _random_tokens(line: str, det: dict[str, Any]) -> tuple[list[Hit], int]:
         if "://" in line
         else line
     )
+    if "/" in masked and "." in masked:
+        masked = _BARE_URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), masked)
     for m in _ENTROPY_CANDIDATE.finditer(masked):
         longest = max(longest, m.end() - m.start())
         token = m.group(0).strip("=-_/+") or m.group(0)

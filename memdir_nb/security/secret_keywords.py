@@ -42,6 +42,11 @@ _WORDS_NAME = re.compile(r"[A-Za-z]+(?:[-_][A-Za-z]+){2,}")
 # line lists ("- set_guest_password: Destructive=true, Idempotent=false"), not a secret written
 # down. No digit and no symbol but the one '=', so no issued key or password has this shape.
 _SETTING = re.compile(r"[A-Za-z][A-Za-z_]*=[A-Za-z]+")
+# An unquoted value that is a word an arrow leads from to another word (`AxButton→Button`,
+# `FlexGrid -> DataGridView`): the label names a form, a screen or a field whose parts the
+# line says were replaced ("- FrmPassWord: AxCWButton→Button", real41: a VB.NET port's notes),
+# not a secret written down. Letters only before the arrow, so no issued key has this shape.
+_RENAMED = re.compile(r"[A-Za-z][A-Za-z_.]*\s*(?:\u2192|->|=>|\u21d2)\s*[A-Za-z]")
 
 Span = tuple[str, int, int]  # (kind, start, end) on the line
 
@@ -65,6 +70,8 @@ def keyword_spans(line: str, heuristic: Any) -> list[Span]:
             quoted = bool(m.group("q")) or line[max(0, m.start("value") - 1)] in "'\""
             if not plausible_keyword_value(value, quoted, heuristic):
                 continue
+            if not quoted and _RENAMED.match(line, m.start("value") + raw_value.find(value)):
+                continue  # a part replaced by another ("FrmPassWord: AxButton→Button")
             password = _PASSWORD_WORDS.search(m.group("kw")) is not None
             if not password and _WORDS_NAME.fullmatch(value):
                 continue

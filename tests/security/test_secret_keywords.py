@@ -122,3 +122,23 @@ def test_a_setting_listed_after_a_tool_named_for_a_password_is_no_value(line: st
 def test_a_value_with_a_digit_or_in_quotes_after_the_label_is_still_a_value() -> None:
     assert ("password assignment", "Pass=word9") in _values("admin_password: Pass=word9")
     assert ("password assignment", "Open=sesame") in _values('guest_password: "Open=sesame"')
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # real41: a VB.NET port's notes list each form and the controls swapped in it
+        "- FrmLogonPassword: AxOldKnob\u2192Button",
+        "- FrmPasswordReset: AxOldKnob \u2192 Button, OldGrid\u2192DataGridView",
+        "- dlgPassword: LegacySpinner -> NumericUpDown",
+    ],
+)
+def test_a_form_named_for_a_password_and_the_controls_replaced_in_it_is_no_value(line: str) -> None:
+    assert _values(line) == []
+
+
+def test_a_value_with_a_digit_before_an_arrow_or_in_quotes_is_still_a_value() -> None:
+    assert ("password assignment", "Hunter2->x") in _values("db_password: Hunter2->x")
+    assert ("password assignment", "Open\u2192Sesame") in _values(
+        'guest_password: "Open\u2192Sesame"'
+    )

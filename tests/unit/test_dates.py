@@ -204,6 +204,25 @@ def test_a_relative_word_compared_with_a_name_is_code_and_no_relative_date() -> 
         assert [h.phrase for h in find_relative_dates(line)] == [phrase], line
 
 
+def test_in_n_days_after_a_tally_is_the_span_it_covers_and_no_relative_date() -> None:
+    """real41: a trading project's memories report backtests ("Only 10 signals in 56 days",
+    "+29.3% in 9 days", "68 events in 12 months"); lint called each a relative date and the
+    dream rewrote the first to "Only 10 signals 2027-01-28". After a tally (a percentage, an
+    amount of money, or a number and a plural noun) "in N days" is how long the tally took;
+    after a plan's verb, or a name ending in a digit (`v2`), it is still a day to come."""
+    for line in [
+        "Backtest: only 14 fills in 40 days, the gate is too strict.",
+        "Paper account: +12.5% in 9 days, worst day -$80.",
+        "- **31 bounces in 12 months (2.6/month)**",
+        "The bot made +$320 in 3 days.",
+        "Saw 7 new alerts in 2 weeks.",
+    ]:
+        assert find_relative_dates(line) == [], line
+        assert convert_relative_dates(line, WEDNESDAY) == (line, [])
+    for line in ["Ship v2 in 3 days.", "We cut the release in 2 weeks.", "Tag 1.4 in 3 days."]:
+        assert [h.phrase for h in find_relative_dates(line)] != [], line
+
+
 def test_convert_rewrites_outside_code_and_lists_each_change() -> None:
     text, changes = convert_relative_dates(
         "Decided yesterday, ship in 2 weeks, `today` stays, demo Friday.\n```\ntoday\n```",

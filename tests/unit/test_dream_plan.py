@@ -39,6 +39,7 @@ from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import BlockResults
 from memdir_nb.spec.constants import MAX_INDEX_LINE_CHARS
 from memdir_nb.storage.containment import PathTraversalError
+from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import NotUTF8Error
 from tests.support import snapshot, write_memory
@@ -1870,3 +1871,36 @@ def test_a_long_line_is_shortened_to_fit_its_title_and_a_second_dream_has_nothin
     assert shelf.endswith("(reference_shelf_wash.md)")  # no room left for a hook: it goes
     again = plan_consolidation(root, now_ms=PLAN_NOW)
     assert [a for a in again.actions if a.kind == "shorten_index_line"] == []
+
+
+def test_a_backtest_tally_over_n_days_gets_no_absolute_date(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: the dream rewrote "Only 10 signals in 56 days" to "Only 10 signals 2027-01-28";
+    after a tally "in N days" is the span it covers, so the plan leaves the memory as written."""
+    plan = plan_consolidation(real_dir("backtest-notes"))
+    assert [a.files for a in plan.actions if a.kind == "absolute_dates"] == []
+
+
+def test_files_listed_under_their_folders_line_get_no_second_line(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: the plan offered a new index line for each file an index lists by bare name
+    under its folder's line (`memory/cc-reference/`, then `  - hook-events.md`), and so did
+    rebuild-index: each would have been listed twice."""
+    mem = real_dir("folder-listed-index")
+    plan = plan_consolidation(mem)
+    assert [a.kind for a in plan.actions if a.kind == "add_missing_index_line"] == []
+    old = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert rebuild_index(mem, write=False) == old
+
+
+def test_an_index_over_its_caps_by_notes_alone_gets_no_fit_that_changes_nothing(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: an index over 200 lines by its notes, naming its files without links. The plan
+    proposed fit_index_caps, which rewrote those names as links (dropped by the next plan);
+    a fit that leaves them as written changes nothing, and is not proposed."""
+    mem = real_dir("unlinked-over-cap")
+    plan = plan_consolidation(mem)
+    assert [a.kind for a in plan.actions if a.kind == "fit_index_caps"] == []

@@ -356,9 +356,10 @@ def test_an_index_is_stripped_once_when_parsed(monkeypatch: pytest.MonkeyPatch) 
 
 
 def _fit_form(line: str) -> str:
-    """A line as the fit writes it, by parsing and formatting it (the reference fit's way)."""
+    """A line as the fit writes it, by parsing and formatting it (the reference fit's way);
+    a line naming its file without a link stays as written (real41)."""
     entry = index.parse_index(line)
-    if not entry:
+    if not entry or not entry[0].linked:
         return line
     return index.format_index_entry(
         entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
@@ -434,3 +435,18 @@ def test_a_lines_fitted_form_is_the_parsed_and_formatted_one(bits: list[str]) ->
     # parsing and formatting it gives, on lines near that form
     for line in ("".join(bits), "- [T](a.md) \u2014 " + "".join(bits)):
         assert index_batch._hook_shortened(line) == _fit_form(line)
+
+
+def test_a_fit_leaves_lines_that_name_their_file_without_a_link_as_written() -> None:
+    """real41: fitting a 263-line index rewrote "Details: `memory/x.md`", a table row naming
+    `CLAUDE.md` and a bare name listed under its folder's line as `- [x](x.md)` links: the
+    nested name's link pointed at the wrong folder, and the next plan dropped every such line,
+    which no tool drops as written. A fit shortens and drops link entries only."""
+    unlinked = [
+        "| `STUDIO.md` | the studio's rules, kept in the repository |",
+        "Details: `memory/kiln_log.md`",
+        "  - `glazes.md` -- which glazes need reduction",
+    ]
+    notes = [f"- firing {i}: cone 6, slow cool" for i in range(210)]
+    text = "\n".join([*unlinked, *notes]) + "\n"
+    assert fit_index(text, ()) == text

@@ -2209,3 +2209,27 @@ def test_a_dangling_line_whose_file_another_index_lists_is_not_pointed_there(
     assert "drop_dangling_index_line" in kinds and "repoint_index_line" not in kinds
     kept = rebuild_index(root, write=False, drop_dangling=True)
     assert "](project_studio_move.md)" in kept and "glazer/" not in kept
+
+
+def test_backtest_tallies_a_ticker_file_name_and_a_form_port_are_no_dates_and_no_secrets(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: a trading project's memories. "14 fills in 40 days" is how long a tally took;
+    `project_v4_nqx3m_review.md` is a name of words and tickers, not a high-entropy token;
+    "FrmOperatorPassWord: AxOldKnob→Button" names a form and the control swapped in it; a web
+    address without its scheme is split into its parts as one with a scheme is."""
+    found = lint_memory_dir(real_dir("backtest-notes"))
+    assert [f.message for f in found if f.rule in ("secret", "relative-date")] == []
+
+
+def test_files_listed_by_bare_name_under_their_folders_line_are_listed_there(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real41: an index names "`memory/cc-reference/` -- four files:" and, indented below it,
+    each file by its bare name. Lint said each name was in no file of the memory dir and each
+    file was in no line; a name under the folder is that folder's file. A name there with no
+    file still dangles."""
+    found = lint_memory_dir(real_dir("folder-listed-index"))
+    assert [(f.rule, f.path) for f in found if f.rule == "not-in-index"] == []
+    dangling = [f.message for f in found if f.rule == "index-dangling-name"]
+    assert len(dangling) == 1 and "`clays.md`" in dangling[0]
