@@ -131,15 +131,32 @@ def test_the_memory_tool_and_the_store_in_two_processes_lose_no_line(tmp_path: P
     assert not list(mem.glob(".*.tmp")) and not (mem / ".memdir.journal").exists()
 
 
-# Both import first, start when the go file appears and stop seconds later, so they overlap
-# whatever their import times; each prints how many steps it made.
+# Each imports first and says so (a file beside the go file), starts when the go file appears
+# and stops seconds later, so they overlap whatever their import times; each prints how many
+# steps it made.
 RACE_START = r"""
 import os, sys, time
 go = sys.argv[1]
+open(f"{go}.ready.{os.getpid()}", "x").close()
 while not os.path.exists(go):
     time.sleep(0.01)
 stop = time.monotonic() + float(sys.argv[2])
 """
+
+
+def start_together(go: Path, procs: list[subprocess.Popen[bytes]]) -> None:
+    """Make the go file once every worker has imported what it needs (fresh41: a 2 s sleep
+    stood for that, and on a loaded machine a worker still importing then raced nobody)."""
+    deadline = time.monotonic() + 120
+    while len(list(go.parent.glob(f"{go.name}.ready.*"))) < len(procs):
+        for p in procs:
+            if p.poll() is not None:
+                _, err = p.communicate(timeout=30)
+                pytest.fail(f"a worker stopped before the race: {err.decode()}")
+        assert time.monotonic() < deadline, "the workers never got ready"
+        time.sleep(0.01)
+    go.touch()
+
 
 LOG_TOOL_WORKER = (
     r"""
@@ -188,8 +205,7 @@ def test_memory_tool_edits_of_a_daily_log_beside_appends_lose_no_entry(tmp_path:
         )
         for code in (LOG_TOOL_WORKER, LOG_APPEND_WORKER)
     ]
-    time.sleep(2.0)  # both have imported what they need by now, or nearly
-    go.touch()
+    start_together(go, procs)
     counts = []
     for p in procs:
         out, err = p.communicate(timeout=200)
@@ -240,8 +256,7 @@ def test_export_beside_an_editor_saving_in_place_never_archives_half_a_memory(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    time.sleep(0.5)
-    go.touch()
+    start_together(go, [editor])
     half, packed, n = 0, 0, 0
     while editor.poll() is None:
         n += 1
@@ -302,8 +317,7 @@ def test_rebuild_index_beside_an_editor_saving_the_index_in_place_loses_no_line(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    time.sleep(0.5)
-    go.touch()
+    start_together(go, [editor])
     store, n, rebuilt, refused = MemoryStore(mem), 0, 0, list[str]()
     while editor.poll() is None:
         n += 1
