@@ -516,7 +516,7 @@ def test_make_lab_stops_before_printing_a_url_when_its_port_is_taken(tmp_path: P
     memory = tmp_path / "memory"
     memory.mkdir()
     with socket.socket() as held:
-        held.bind(("127.0.0.1", 0))
+        held.bind(("127.0.0.1", free_port()))
         held.listen()
         port = held.getsockname()[1]
         done = _lab_with_dir(checkout, tmp_path / "home", str(memory), port=port)

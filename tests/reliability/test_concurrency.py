@@ -18,6 +18,10 @@ from tests.support import BODY_END, check_consistent
 
 WORKERS = 8
 SAVES = 50
+# The day the daily-log races write on, given to every append: on the wall clock's day, a run
+# that crossed midnight (in the day zone) put the later appends in the next day's log, and the
+# test counted them lost (fresh41: both log races failed under faketime from 23:59:57).
+LOG_DAY_MS = 1_780_000_000_000.0
 
 WORKER = r"""
 import json, sys
@@ -93,11 +97,11 @@ STORE_WORKER = r"""
 import sys
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.daily_log import append_daily_log
-memory_dir, n = sys.argv[1], int(sys.argv[2])
+memory_dir, n, day_ms = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 store = MemoryStore(memory_dir)
 for i in range(n):
     store.save(f"S{i}", f"store {i}", "reference", f"Body {i}.", filename=f"reference_s{i}.md")
-    append_daily_log(memory_dir, f"entry {i}")
+    append_daily_log(memory_dir, f"entry {i}", now_ms=day_ms)
 """
 
 
@@ -109,7 +113,9 @@ def test_the_memory_tool_and_the_store_in_two_processes_lose_no_line(tmp_path: P
     (mem / "MEMORY.md").write_text("# Index kept by hand\n", encoding="utf-8")
     n = 15
     procs = [
-        subprocess.Popen([sys.executable, "-c", code, str(mem), str(n)], stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(mem), str(n), str(LOG_DAY_MS)], stderr=subprocess.PIPE
+        )
         for code in (TOOL_WORKER, STORE_WORKER)
     ]
     for p in procs:
@@ -125,15 +131,32 @@ def test_the_memory_tool_and_the_store_in_two_processes_lose_no_line(tmp_path: P
     assert not list(mem.glob(".*.tmp")) and not (mem / ".memdir.journal").exists()
 
 
-# Both import first, start when the go file appears and stop seconds later, so they overlap
-# whatever their import times; each prints how many steps it made.
+# Each imports first and says so (a file beside the go file), starts when the go file appears
+# and stops seconds later, so they overlap whatever their import times; each prints how many
+# steps it made.
 RACE_START = r"""
 import os, sys, time
 go = sys.argv[1]
+open(f"{go}.ready.{os.getpid()}", "x").close()
 while not os.path.exists(go):
     time.sleep(0.01)
 stop = time.monotonic() + float(sys.argv[2])
 """
+
+
+def start_together(go: Path, procs: list[subprocess.Popen[bytes]]) -> None:
+    """Make the go file once every worker has imported what it needs (fresh41: a 2 s sleep
+    stood for that, and on a loaded machine a worker still importing then raced nobody)."""
+    deadline = time.monotonic() + 120
+    while len(list(go.parent.glob(f"{go.name}.ready.*"))) < len(procs):
+        for p in procs:
+            if p.poll() is not None:
+                _, err = p.communicate(timeout=30)
+                pytest.fail(f"a worker stopped before the race: {err.decode()}")
+        assert time.monotonic() < deadline, "the workers never got ready"
+        time.sleep(0.01)
+    go.touch()
+
 
 LOG_TOOL_WORKER = (
     r"""
@@ -157,7 +180,7 @@ LOG_APPEND_WORKER = (
     + r"""
 i = 0
 while time.monotonic() < stop:
-    append_daily_log(sys.argv[3], f"entry-{i:05d}")
+    append_daily_log(sys.argv[3], f"entry-{i:05d}", now_ms=float(sys.argv[5]))
     i += 1
 print(i)
 """
@@ -165,25 +188,24 @@ print(i)
 
 
 @pytest.mark.timeout(240)
-def test_memory_tool_edits_of_todays_log_beside_appends_lose_no_entry(tmp_path: Path) -> None:
-    """The memory tool rewrites today's log while another process appends to it: before the
+def test_memory_tool_edits_of_a_daily_log_beside_appends_lose_no_entry(tmp_path: Path) -> None:
+    """The memory tool rewrites a day's log while another process appends to it: before the
     daily-log lock was held by the step too, an append was refused as "a hard link" (the step's
     backup) or went into the file the step replaced, and the tool's edit failed as "changed"."""
     mem = tmp_path / "memory"
     mem.mkdir()
-    log = append_daily_log(mem, "seed")
+    log = append_daily_log(mem, "seed", now_ms=LOG_DAY_MS)
     rel = log.relative_to(mem).as_posix()
     go = tmp_path / "go"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", code, str(go), "3", str(mem), rel],
+            [sys.executable, "-c", code, str(go), "3", str(mem), rel, str(LOG_DAY_MS)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
         for code in (LOG_TOOL_WORKER, LOG_APPEND_WORKER)
     ]
-    time.sleep(2.0)  # both have imported what they need by now, or nearly
-    go.touch()
+    start_together(go, procs)
     counts = []
     for p in procs:
         out, err = p.communicate(timeout=200)
@@ -234,8 +256,7 @@ def test_export_beside_an_editor_saving_in_place_never_archives_half_a_memory(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    time.sleep(0.5)
-    go.touch()
+    start_together(go, [editor])
     half, packed, n = 0, 0, 0
     while editor.poll() is None:
         n += 1
@@ -296,8 +317,7 @@ def test_rebuild_index_beside_an_editor_saving_the_index_in_place_loses_no_line(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    time.sleep(0.5)
-    go.touch()
+    start_together(go, [editor])
     store, n, rebuilt, refused = MemoryStore(mem), 0, 0, list[str]()
     while editor.poll() is None:
         n += 1

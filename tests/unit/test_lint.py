@@ -88,9 +88,10 @@ def write_index(scope_dir: Path) -> None:
     (scope_dir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def clean_dir(root: Path) -> Path:
+def clean_dir(root: Path, now_ms: float = NOW_MS) -> Path:
+    """The clean memories, changed three days before now_ms (the "now" lint is given)."""
     for rel, (name, desc, mtype, body) in CLEAN.items():
-        write_memory(root, rel, name, desc, mtype, body, mtime_ms=NOW_MS - 3 * DAY_MS)
+        write_memory(root, rel, name, desc, mtype, body, mtime_ms=now_ms - 3 * DAY_MS)
     write_index(root)
     return root
 
@@ -690,7 +691,10 @@ def test_cli_lint_exits_nonzero_on_errors_and_prints_rule_and_hint(tmp_path: Pat
 
 
 def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path: Path) -> None:
-    clean_dir(tmp_path)
+    # `lint` reads the wall clock, so the dir is dated from it: dated from the fixed NOW_MS
+    # (2026-05-28), its project memory turned stale-project on the machine's 2027-05-26 and
+    # the test with it (fresh41, found under faketime at 2028-02-29)
+    clean_dir(tmp_path, now_ms=time.time() * 1000)
     write_memory(tmp_path, "reference_misc.md", "Misc", "misc", "reference", "Board.")
     write_index(tmp_path)
     proc = run_cli("lint", str(tmp_path), "--json")

@@ -9,6 +9,7 @@ from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.ui.views.recall import NOT_RUN_NOTE
 from memdir_nb.ui.widgets import RecallPlayground
 from tests.support import NOW
+from tests.support.ports import free_port
 
 
 def test_claude_option_is_disabled_without_a_key_and_says_why(
@@ -182,17 +183,20 @@ def test_selector_error_is_shown(mem: Path, tmp_path: Path) -> None:
 
     from memdir_nb.recall import AnthropicSelector
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    selector = AnthropicSelector(
-        api_key="sk-ant-test", base_url=f"http://127.0.0.1:{port}", max_retries=0, timeout=2
-    )
-    cfg = MemdirConfig.for_tests(
-        home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test"
-    )
-    p = RecallPlayground(mem, now_ms=NOW, config=cfg, selector=selector)
-    assert p.run("how do we deploy to production") == []
+    # The port stays bound (never listening) while the selector asks it, so every connection is
+    # refused: a port let go at once came from the kernel's ephemeral range, where another
+    # process's server could take it before the request, and then answer it or hang (fresh41).
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", free_port()))
+        port = closed.getsockname()[1]
+        selector = AnthropicSelector(
+            api_key="sk-ant-test", base_url=f"http://127.0.0.1:{port}", max_retries=0, timeout=2
+        )
+        cfg = MemdirConfig.for_tests(
+            home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test"
+        )
+        p = RecallPlayground(mem, now_ms=NOW, config=cfg, selector=selector)
+        assert p.run("how do we deploy to production") == []
     assert p.last_error and p.selector_name == "anthropic"
     assert "Selector error (anthropic)" in p.error_box.value
     assert p.surfaced == frozenset()
