@@ -12,6 +12,7 @@ from memdir_nb.formats import index, index_batch, index_caps
 from memdir_nb.formats.index_batch import IndexText, fit_index
 from memdir_nb.formats.index_caps import block_left_open, entry_flags_and_closer, entry_line_flags
 from memdir_nb.formats.index_edits import split_keep_end
+from memdir_nb.formats.index_lines import plain_entry_target
 
 TARGETS = ["a.md", "b.md", "./c.md", "<d e.md>", "d e.md", "team/x.md", "c.md"]
 
@@ -440,3 +441,48 @@ def test_a_lines_fitted_form_is_the_parsed_and_formatted_one(bits: list[str]) ->
     # parsing and formatting it gives, on lines near that form
     for line in ("".join(bits), "- [T](a.md) \u2014 " + "".join(bits)):
         assert index_batch._hook_shortened(line) == _fit_form(line)
+
+
+def test_a_first_fit_keeps_no_line_already_in_its_form_in_the_line_cache() -> None:
+    # plan41: every line of a first fit went through _hook_shortened's bounded cache (a store,
+    # weighed, per line: 1,503 of the bench index's lines, nearly all already in the fit's
+    # form); now only a line the fit writes again is asked of it
+    lines = [f"- [Note {i}](note_{i}.md) \u2014 a hook of a few words {i}" for i in range(260)]
+    text = "\n".join(["# Memory", "", *lines, "- [Long](long.md) \u2014 " + "w " * 60]) + "\n"
+    order = tuple(f"note_{i}.md" for i in range(260))
+    index_batch.fit_index.cache_clear()
+    index_batch._hook_shortened.cache_clear()
+    assert fit_index(text, order) == _reference_fit(text, order)
+    assert len(index_batch._hook_shortened.cache) == 3  # the title, the blank, the long hook
+
+
+def _fit_texts() -> st.SearchStrategy[str]:
+    line = st.one_of(
+        _LINE_BITS.map("".join),
+        st.builds(
+            lambda i, bits: f"- [N{i}](n_{i}.md) \u2014 " + "".join(bits),
+            st.integers(0, 5),
+            _LINE_BITS,
+        ),
+        st.sampled_from(["", "## S", "<!--", "-->", "```", "\r", "x\ry"]),
+    )
+    return st.lists(line, max_size=12).map("\n".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_fit_texts(), st.permutations([f"n_{i}.md" for i in range(6)]))
+def test_an_index_given_its_lines_targets_is_the_index_that_reads_them(
+    text: str, order: list[str]
+) -> None:
+    # plan41: fit_index hands IndexText the targets it read while checking each line's form
+    # (_fitted_target); the document, and every removal after, is the one that reads them
+    rows = text.split("\n")
+    given_targets = [index_batch._fitted_target(row) for row in rows]
+    for t, row in zip(given_targets, rows, strict=True):
+        assert t is None or t == plain_entry_target(row)
+    read, told = IndexText(text), IndexText(text, given_targets)
+    assert told.by_target == read.by_target
+    for target in order:
+        read.remove(target, drop_emptied=True)
+        told.remove(target, drop_emptied=True)
+        assert told.text() == read.text()
