@@ -272,10 +272,11 @@ class _Simulation:
         adds = self.added.pop(rel)
         text = self.current(rel) or ""
         listed = {e.target for e in parse_index(text)}
-        for a in adds:
-            if norm_target(a.target) in listed:
+        had = [norm_target(a.target) in listed for a in adds]  # once an add (plan41)
+        for a, there in zip(adds, had, strict=True):
+            if there:
                 text = upsert_index_entry(text, a.line, a.target)
-        fresh = [a.line.strip("\n") for a in adds if norm_target(a.target) not in listed]
+        fresh = [a.line.strip("\n") for a, there in zip(adds, had, strict=True) if not there]
         return with_added_lines(text, "".join(f"{line}\n" for line in fresh)) if fresh else text
 
     def doc(self, rel: str) -> IndexText:

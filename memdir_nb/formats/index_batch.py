@@ -53,15 +53,21 @@ class IndexText:
         self.lines: list[str | None] = list(lines)  # None: removed
         self.ends = ends
         self.alive = len(lines)
-        self.empty = sum(1 for line in lines if line == "")  # alive lines that are ''
+        self.empty = lines.count("")  # alive lines that are ''
         self.by_target: dict[str, list[int]] = defaultdict(list)
         # a line in a comment or code is no entry; open_block: closed before a line appended
         prose, self.open_block = _flags_and_closer(text, "\n".join(lines))
         known = targets if targets is not None and "\r" not in text else ()
+        by_target = self.by_target
         for pos, line in enumerate(lines):
             if prose[pos]:
                 target = known[pos] if pos < len(known) else None
-                self._index(pos, line, False if target is None else target)
+                if target is None:  # a line format_index_entry wrote: read without the search
+                    target = plain_entry_target(line)
+                    if target is None:
+                        target = entry_target(line)
+                if target is not None:
+                    by_target[target].append(pos)  # ascending, as _index's insort keeps them
         self.sections = _Sections(lines)  # kept up as lines go and come
 
     def _index(self, pos: int, line: str, target: str | bool | None = False) -> None:
@@ -139,8 +145,12 @@ class IndexText:
         drop_emptied (dream's own removals): a `##` heading these lines were the last lines
         under goes too, with the blank line that would then double the one above it. A heading
         that had nothing under it before stays: only one this removal emptied goes."""
+        self._remove_key(norm_target(target), drop_emptied=drop_emptied)
+
+    def _remove_key(self, key: str, *, drop_emptied: bool = False) -> None:
+        """remove() of a target norm_target has made key."""
         self._normalize()
-        positions = self.by_target.pop(norm_target(target), [])
+        positions = self.by_target.pop(key, [])
         for pos in positions:
             self._kill(pos)
         if drop_emptied:
@@ -327,7 +337,7 @@ def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> s
     n_bytes = sum(sizes) + len(out)  # every line ends with a newline
     # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
     # non-empty line. Only non-empty lines are removed, so `last` only moves back.
-    last = max((i for i, line in enumerate(out) if line != ""), default=-1)
+    last = next((i for i in range(len(out) - 1, -1, -1) if out[i] != ""), -1)
     n_lines = last + 1
 
     def gone(pos: int) -> None:
@@ -344,10 +354,11 @@ def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> s
     for target in order:  # oldest first: their files stay, only the pointer goes
         if _fits(max(n_lines, 1), n_bytes):
             break
-        positions = sorted(doc.by_target.get(norm_target(target), []), reverse=True)
-        for pos in positions:
+        key = norm_target(target)  # once: the removal takes the key (plan41)
+        positions = doc.by_target.get(key, [])  # ascending: each kept with bisect.insort
+        for pos in reversed(positions):
             gone(pos)
-        doc.remove(target)
+        doc._remove_key(key)
         if doc.alive == 0:
             return ""
         for heading in doc.sections.emptied_by(positions):
