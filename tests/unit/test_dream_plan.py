@@ -1890,3 +1890,26 @@ def test_a_long_line_is_shortened_to_fit_its_title_and_a_second_dream_has_nothin
     assert shelf.endswith("(reference_shelf_wash.md)")  # no room left for a hook: it goes
     again = plan_consolidation(root, now_ms=PLAN_NOW)
     assert [a for a in again.actions if a.kind == "shorten_index_line"] == []
+
+
+def test_the_actions_touching_an_index_are_those_with_an_op_on_it_in_plan_order() -> None:
+    # plan41: _touching walks each action's ops in a plain loop (it was any() over a
+    # generator per action); the same actions, once each, in the plan's order
+    from memdir_nb.dream.actions import IndexAdd, IndexRemove, TrashFile
+
+    rng = random.Random(41)
+    rels = ["MEMORY.md", "team/MEMORY.md", "a.md"]
+    made: list[PlanAction] = []
+    for i in range(300):
+        ops: list[IndexAdd | IndexRemove | TrashFile] = []
+        for _ in range(rng.randint(0, 4)):
+            rel = rng.choice(rels)
+            ops.append(
+                rng.choice([IndexAdd(rel, f"f{i}.md", f"- [f](f{i}.md)"), IndexRemove(rel, "x.md")])
+                if rel.endswith("MEMORY.md")
+                else TrashFile(rel)
+            )
+        made.append(PlanAction(f"a{i}", "kind", "s", ("x",), tuple(ops)))
+    for irel in rels:
+        expected = [a for a in made if any(op.rel == irel for op in a.ops)]
+        assert index_repairs_module._touching(irel, made) == expected
