@@ -326,6 +326,9 @@ class _Sections:
     def emptied_by(self, positions: list[int]) -> list[int]:
         """The headings the removed lines at positions sat under that now have no line kept,
         last first: each had one line at least (a removed one) before."""
+        if len(positions) == 1:  # a fit's drop, nearly always: no sets (plan41)
+            heading = self.heading_of[positions[0]]
+            return [heading] if heading not in (-1, positions[0]) and not self.kept[heading] else []
         headings = {self.heading_of[p] for p in positions} - set(positions) - {-1}
         return sorted((h for h in headings if self.kept[h] == 0), reverse=True)
 

@@ -486,3 +486,24 @@ def test_an_index_given_its_lines_targets_is_the_index_that_reads_them(
         read.remove(target, drop_emptied=True)
         told.remove(target, drop_emptied=True)
         assert told.text() == read.text()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["## H", "### G", "- [a](a.md) \u2014 x", "", "prose"]), max_size=14),
+    st.lists(st.integers(0, 13), max_size=14),
+)
+def test_the_heading_one_removed_line_empties_is_the_one_the_sets_find(
+    lines: list[str], removed: list[int]
+) -> None:
+    # plan41: emptied_by answers one position (a fit's drop, nearly always) without sets
+    sections = index_batch._Sections(lines)
+    gone: set[int] = set()
+    for pos in removed:
+        if pos >= len(lines) or pos in gone or not lines[pos].strip():
+            continue
+        gone.add(pos)
+        sections.gone(pos)
+        headings = {sections.heading_of[pos]} - {pos} - {-1}
+        expected = sorted((h for h in headings if sections.kept[h] == 0), reverse=True)
+        assert sections.emptied_by([pos]) == expected
