@@ -10,7 +10,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -2008,3 +2009,27 @@ def build_pasted_key_session(root: Path) -> Path:
     path = project / "pasted.jsonl"
     path.write_text(w.text(), encoding="utf-8")
     return path
+
+
+@dataclass(frozen=True)
+class PlantedPrograms:
+    """A folder holding executable files named as the programs the package runs; each, when
+    run, leaves a file in `marks` named after itself, then does nothing else."""
+
+    folder: Path
+    marks: Path
+
+    def ran(self) -> list[str]:
+        return sorted(p.name for p in self.marks.iterdir())
+
+
+def plant_programs(folder: Path, marks: Path, names: Sequence[str]) -> PlantedPrograms:
+    """Executable shell scripts `folder/<name>` that record they ran (a downloaded repository's
+    `bin/git`, or a file beside the memories), for the relative-PATH-entry attack (§61)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    marks.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        script = folder / name
+        script.write_text(f"#!/bin/sh\n: > '{marks / name}'\nexit 0\n")
+        script.chmod(0o755)
+    return PlantedPrograms(folder, marks)

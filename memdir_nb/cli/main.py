@@ -29,8 +29,9 @@ from memdir_nb.cli.args import (
     settings_file,
     transcript_file,
 )
+from memdir_nb.cli.help_format import HelpFormatter
 from memdir_nb.formats.names import name_encoding_problem
-from memdir_nb.security.printed_output import terminal_safe_streams
+from memdir_nb.security.printed_output import closed_output_problem, terminal_safe_streams
 from memdir_nb.spec.collector import freeze_what_is_loaded
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
@@ -40,42 +41,6 @@ HOME_HELP = (
     "a Claude home (the folder holding projects/), or a home folder whose .claude is used; "
     "repeatable (default: ~/.claude)"
 )
-
-
-def terminal_columns() -> int:
-    """The terminal's width as `shutil.get_terminal_size().columns` gives it (its documented rule).
-
-    COLUMNS when it holds a positive whole number, else the width of the terminal on
-    sys.__stdout__, else 80. argparse builds a formatter on every `add_argument` and its
-    constructor asks shutil, which imports bz2, lzma and fnmatch: about 7 M instructions of
-    every `memdir-nb scan` (docs/performance.md, twenty-third session).
-    """
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    stdout = sys.__stdout__  # None without a stdout (pythonw): shutil's AttributeError case
-    try:
-        return (os.get_terminal_size(stdout.fileno()).columns if stdout else 0) or 80
-    except (AttributeError, ValueError, OSError):
-        return 80
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's own formatter, its default width read by terminal_columns instead of shutil."""
-
-    def __init__(
-        self,
-        prog: str,
-        indent_increment: int = 2,
-        max_help_position: int = 24,
-        width: int | None = None,
-    ) -> None:
-        if width is None:
-            width = terminal_columns() - 2  # what argparse subtracts from shutil's figure
-        super().__init__(prog, indent_increment, max_help_position, width)
 
 
 def build_parser() -> Parser:
@@ -481,6 +446,9 @@ def parse_one_command(words: Sequence[str]) -> argparse.Namespace | None:
 def _run(args: argparse.Namespace) -> int:
     """Run the chosen command; input it cannot act on ends in one line on stderr, never a traceback."""
     try:
+        closed = closed_output_problem()
+        if closed is not None:  # said before any work, so nothing is done unseen
+            raise closed
         return int(_handler(args.func)(args) or 0)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); exit quietly like other shell tools.

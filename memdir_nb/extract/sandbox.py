@@ -29,6 +29,13 @@ WRITE_TOOLS = frozenset({"Write", "Edit"})
 FIND_WRITING_FLAGS = frozenset(
     {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
 )
+# tail's options: those that take a value (joined, -n5, or the next word) and the two that
+# follow a file, after which tail never ends (each such call waited out the Bash limit, 30 s)
+_TAIL_VALUE_LETTERS = frozenset("cns")
+_TAIL_FOLLOW_LETTERS = frozenset("fF")
+_TAIL_LONG_WITH_VALUE = ("bytes", "lines", "max-unchanged-stats", "pid", "sleep-interval")
+_TAIL_LONG_PLAIN = ("follow", "quiet", "retry", "silent", "verbose", "zero-terminated")
+_TAIL_OBSOLETE_FOLLOW = re.compile(r"[-+][0-9]*[bcl]?f")  # tail -5f, tail +5f
 # chain operators allowed between two read-only commands; anything else is refused
 CHAIN_OPERATORS = frozenset({"|", "&&", "||"})
 
@@ -122,12 +129,48 @@ def _check_operator(tok: str) -> None:
         raise BashRefused(f"shell operator {tok!r} is not allowed")
 
 
+def _tail_follow_word(args: list[str]) -> str | None:
+    """The word that tells tail to follow a file (GNU's forms: -f, -F, -qf, -5f, +5f, --follow,
+    an abbreviation such as --fol), else None; words after `--` and option values are files."""
+    value_next = False
+    for arg in args:
+        if value_next:
+            value_next = False
+        elif arg == "--":
+            return None
+        elif arg.startswith("--"):
+            name = arg[2:].split("=", 1)[0]
+            if name and "follow".startswith(name):
+                return arg
+            value_next = (
+                "=" not in arg
+                and any(n.startswith(name) for n in _TAIL_LONG_WITH_VALUE)
+                and not any(n.startswith(name) for n in _TAIL_LONG_PLAIN)
+            )
+        elif _TAIL_OBSOLETE_FOLLOW.fullmatch(arg):
+            return arg
+        elif arg.startswith("-") and len(arg) > 1:
+            for i, letter in enumerate(arg[1:], start=1):
+                if letter in _TAIL_FOLLOW_LETTERS:
+                    return arg
+                if letter in _TAIL_VALUE_LETTERS:
+                    value_next = i == len(arg) - 1
+                    break
+    return None
+
+
 def _check_read_only_segment(argv: list[str]) -> None:
     name = argv[0]
     if name not in READ_ONLY_COMMANDS:
         raise BashRefused(
             f"{name!r} is not a read-only command; Bash here allows only "
             f"{', '.join(sorted(READ_ONLY_COMMANDS))}"
+        )
+    follow = _tail_follow_word(argv[1:]) if name == "tail" else None
+    if follow is not None:
+        raise BashRefused(
+            f"tail {shown_input(follow)} follows the file and never ends; read its end once "
+            "(tail -n 20 FILE)"
         )
     for arg in argv[1:]:
         if name == "find" and (arg in FIND_WRITING_FLAGS or arg.startswith("-fprint")):

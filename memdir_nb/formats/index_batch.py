@@ -24,13 +24,13 @@ from memdir_nb.formats.index_caps import (
 from memdir_nb.formats.index_edits import in_place_of, split_keep_end
 from memdir_nb.formats.index_lines import (
     ENTRY_DASH,
-    _hook_after,
-    _plain_link,
     entry_target,
+    hook_after,
     in_style,
     line_end_style,
     norm_target,
     plain_entry_target,
+    plain_link,
 )
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import CACHE_MAX_BYTES
@@ -269,23 +269,23 @@ def _hook_shortened(line: str) -> str:
 
 def _fitted_target(line: str) -> str | None:
     """The line's plain_entry_target when _written_as_fitted(line), else None."""
-    plain = _plain_link(line)
+    plain = plain_link(line)
     return plain[1] if plain is not None and _fitted_as_read(line, plain) else None
 
 
 def _written_as_fitted(line: str) -> bool:
     """Whether the fit writes line as it is, known without parsing and formatting it again
     (about 4 of the ~6 us a line of a first fit; plan40b): `- [title](target) — hook` as
-    format_index_entry writes it, with a plain link (_plain_link: a title with no bracket
+    format_index_entry writes it, with a plain link (plain_link: a title with no bracket
     or backslash, a target with no blank or parenthesis, so written bare), a title that is
     printable ASCII with no blank at either end (one_line leaves it), and a hook of at most
     80 characters already in shorten_hook's form (single spaces, none at either end)."""
-    plain = _plain_link(line)
+    plain = plain_link(line)
     return plain is not None and _fitted_as_read(line, plain)
 
 
 def _fitted_as_read(line: str, plain: tuple[str, str, int]) -> bool:
-    """_written_as_fitted(line) for the line's _plain_link, plain."""
+    """_written_as_fitted(line) for the line's plain_link, plain."""
     title, _, end = plain
     if not (title and title.isascii() and title.isprintable()) or title.strip() != title:
         return False
@@ -294,7 +294,7 @@ def _fitted_as_read(line: str, plain: tuple[str, str, int]) -> bool:
         line.startswith(_DASH_SEP, end)
         and 0 < len(hook) <= _FIT_HOOK_CHARS
         and " ".join(hook.split()) == hook
-        and _hook_after(line, end) == hook
+        and hook_after(line, end) == hook
     )
 
 

@@ -325,10 +325,10 @@ def retarget_entry_line(line: str, target: str) -> str | None:
 
 def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
     """The entry on one line (its first .md link, else its first backticked .md name), or None."""
-    plain = _plain_link(line)
+    plain = plain_link(line)
     if plain is not None:  # format_index_entry's own line: the search's answer, found directly
         title, target, end = plain
-        return IndexEntry(line_no, title, target, _hook_after(line, end), line)
+        return IndexEntry(line_no, title, target, hook_after(line, end), line)
     return _searched_entry(line, line_no)
 
 
@@ -342,7 +342,7 @@ def _searched_entry(line: str, line_no: int) -> IndexEntry | None:
         line_no=line_no,
         title=found.title if found.title is not None else Path(target).stem,
         target=target,
-        hook=_hook_after(line, found.end),
+        hook=hook_after(line, found.end),
         raw=line,
         linked=found.form == "link",
         wiki=found.form == "wiki",
@@ -352,7 +352,7 @@ def _searched_entry(line: str, line_no: int) -> IndexEntry | None:
 def entry_target(line: str) -> str | None:
     """parse_entry_line(line, n).target, or None when line is not an entry (no title, hook
     or IndexEntry built: for code that only looks lines up by target)."""
-    plain = _plain_link(line)
+    plain = plain_link(line)
     if plain is not None:
         return plain[1]
     found = _find_entry(line)
@@ -373,11 +373,11 @@ def plain_entry_target(line: str) -> str | None:
     `)`. For a plain target, link_path is the target itself, no URL scheme matches (no colon)
     and control_problem finds nothing (printable ASCII), so is_md_target is the name gate's
     answer for its last part. None for any other line: no answer; ask entry_target."""
-    plain = _plain_link(line)
+    plain = plain_link(line)
     return None if plain is None else plain[1]
 
 
-def _plain_link(line: str) -> tuple[str, str, int] | None:
+def plain_link(line: str) -> tuple[str, str, int] | None:
     """(title, target, where the link ends) of a line plain_entry_target answers: _find_entry's
     first link, title as written (no bracket or backslash to unescape) and target as norm_target
     leaves it, so parse_entry_line builds the search's entry without the search (a third of a
@@ -413,7 +413,7 @@ def _leads_the_line(before: str, after: str) -> bool:
     return lead_ok and _HOOK_START.match(after) is not None
 
 
-def _hook_after(line: str, end: int) -> str:
+def hook_after(line: str, end: int) -> str:
     """The text after an entry's link: separators before it and a table's closing pipe dropped."""
     return _HOOK_LEAD.sub("", line[end:]).strip().rstrip("|").strip()
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from memdir_nb.home.config import environment_names
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.containment import real_path, real_path_or_none, refuse_too_long
+from memdir_nb.storage.programs import program_path
 from memdir_nb.storage.regular_file import read_regular_file
 
 logger = logging.getLogger(__name__)
@@ -347,7 +347,7 @@ def find_canonical_git_root(
     known, root = _root_without_git(start_path)
     if known:
         return None if root is None else _nfc_real(root)
-    git_exe = shutil.which(git) if git else None
+    git_exe = program_path(git) if git else None
     if git_exe is not None:
         try:
             root = _find_root_with_git(start_path, git_exe)
@@ -379,7 +379,7 @@ def find_checkout_root(start: str | os.PathLike[str], *, git: str | None = "git"
     untrusted = git_pointer_problem(start_path)
     if untrusted is not None:
         return _nfc_real(untrusted[0])
-    git_exe = shutil.which(git) if git else None
+    git_exe = program_path(git) if git else None
     if git_exe is not None:
         top = _git_output(git_exe, start_path, "rev-parse", "--show-toplevel")
         if top:

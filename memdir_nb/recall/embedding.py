@@ -23,6 +23,13 @@ from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.machine import one_blas_thread, usable_cpus
 from memdir_nb.recall.base import RecallCancelled
+from memdir_nb.recall.encoder_steps import (
+    affine,
+    bias_gelu_rows,
+    finish_rows,
+    layer_norm,
+    softmax_rows,
+)
 from memdir_nb.recall.model_files import (
     INSTALL_HINT,
     MODEL_PACKAGE,
@@ -52,60 +59,10 @@ BATCH_SIZE = 32
 BATCH_TOKENS = 1024
 
 
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """GELU in its tanh form, 0.5·x·(1 + tanh(z)) with z = sqrt(2/pi)·(x + 0.044715·x³), with one
-    temporary array (x is left as it is).
-
-    Computed as x / (1 + exp(-2z)), the same function (1 + tanh(z) = 2 / (1 + exp(-2z))): numpy's
-    float32 exp runs in about 40% of the time of its tanh, and the form needs two fewer array
-    operations (a 20 x 1536 activation: about 105 -> 62 µs, six a query). Both forms are within
-    5e-7 of the float64 value. Where exp(-2z) overflows (x below about -10), x / inf gives the
-    form's limit, -0.0, as 0.5·x·(1 + tanh(z)) does; the pass runs with overflow warnings off.
-
-    BERT defines GELU with erf; the tanh form differs by at most about 5e-4 per activation and
-    runs several times faster in numpy (one vectorised exp instead of erf's polynomial and exp).
-    The end-to-end embeddings still agree with sentence-transformers' to a cosine above 0.9999
-    (tests/unit/test_recall_embedding.py).
-    """
-    y = x * x
-    y *= np.float32(-2.0 * 0.7978845608028654 * 0.044715)  # -2 · sqrt(2 / pi) · 0.044715
-    y += np.float32(-2.0 * 0.7978845608028654)
-    y *= x  # -2z
-    np.exp(y, out=y)
-    y += np.float32(1.0)
-    np.divide(x, y, out=y)
-    out: np.ndarray = y
-    return out
-
-
-def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
-    """Layer norm over the rows of a 2-D float32 array, in place (x is overwritten and returned)."""
-    mean = np.add.reduce(x, axis=-1, keepdims=True)  # x.mean's sum and division, without
-    mean /= np.float32(x.shape[-1])  # its Python wrapper (13 calls a pass)
-    x -= mean
-    var = np.einsum("ij,ij->i", x, x)
-    var *= np.float32(1.0 / x.shape[-1])
-    var += np.float32(eps)
-    np.sqrt(var, out=var)
-    np.reciprocal(var, out=var)
-    x *= var[:, None]
-    x *= weight
-    x += bias
-    return x
-
-
 # OpenBLAS's sgemm runs its rows four at a time; a product whose row count is not a multiple of
 # four pays for the leftover rows in slower edge kernels (a 15-row product over the six layers
 # took 9.2 ms against 7.7 ms for 16 rows). A batch's rows are padded once, before the first layer.
 PRODUCT_ROW_BLOCK = 4
-
-
-def _affine(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """x @ weight + bias with one new array (the bias added in place)."""
-    out: np.ndarray = x @ weight
-    out += bias
-    return out
-
 
 TRANSPOSE_BLOCK_ROWS = 64  # rows of a weight matrix moved at a time by _transpose_into
 
@@ -295,9 +252,9 @@ class MiniLMEncoder:
         np.take(self.word, tok.reshape(batch, length), axis=0, out=real)
         real += self.position[:length]
         real += self.token_type
-        x = _layer_norm(x, *self.emb_ln, self.eps)
+        x = layer_norm(x, *self.emb_ln, self.eps)
         context = np.zeros_like(x)  # attention's output rows; its padding rows stay zero
-        with np.errstate(over="ignore"):  # _gelu's exp(-2z) overflows to inf for x < -10
+        with np.errstate(over="ignore"):  # GELU's exp(-2z) overflows to inf for x < -10
             for layer in self.layers:
                 x = self._layer(layer, x, context, mask, batch, length)
         ones = np.ones((batch, length), dtype=np.float32) if mask is None else mask
@@ -317,31 +274,36 @@ class MiniLMEncoder:
         length: int,
     ) -> np.ndarray:
         """One encoder layer over x's rows (batch * length real rows, then the padding ones):
-        attention over the real rows, then feed-forward. `context` holds attention's output."""
+        attention over the real rows, then feed-forward. `context` holds attention's output.
+
+        The four products run over every row at once; what follows each (bias, GELU, residual,
+        layer norm, the softmax) runs a block of rows or one sequence at a time, on arrays that
+        stay in the core's cache (docs/performance.md, "Forty-first session (encode41)"). Every
+        step is per element or per row, so each row gets the values the whole-array steps gave.
+        """
         heads = self.heads
-        hidden = x.shape[1]
-        head_dim = hidden // heads
+        head_dim = x.shape[1] // heads
         rows = batch * length
-        qkv = _affine(x, layer.qkv_w, layer.qkv_b)  # (rows + padding, 3H)
-        qkv = qkv[:rows].reshape(batch, length, 3, heads, head_dim).transpose(2, 0, 3, 1, 4)
-        q, k, v = qkv[0], qkv[1], qkv[2]  # (B, heads, L, d)
-        scores = q @ k.transpose(0, 1, 3, 2)
-        scores *= np.float32(1.0 / np.sqrt(head_dim))
-        if mask is not None and not mask.all():
-            scores += ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
-        # the softmax: ndarray.max and .sum are these reductions behind a Python wrapper
-        scores -= np.maximum.reduce(scores, axis=-1, keepdims=True)
-        np.exp(scores, out=scores)
-        scores /= np.add.reduce(scores, axis=-1, keepdims=True)
-        ctx = context[:rows].reshape(batch, length, heads, head_dim)
-        np.matmul(scores, v, out=ctx.transpose(0, 2, 1, 3))
-        del qkv, q, k, v, scores  # freed before the feed-forward's two large activations
-        y = _affine(context, layer.out_w, layer.out_b)
-        y += x
-        x = _layer_norm(y, layer.ln1_w, layer.ln1_b, self.eps)
-        y = _affine(_gelu(_affine(x, layer.up_w, layer.up_b)), layer.down_w, layer.down_b)
-        y += x
-        return _layer_norm(y, layer.ln2_w, layer.ln2_b, self.eps)
+        qkv = affine(x, layer.qkv_w, layer.qkv_b)  # (rows + padding, 3H)
+        qkv5 = qkv[:rows].reshape(batch, length, 3, heads, head_dim).transpose(2, 0, 3, 1, 4)
+        ctx = context[:rows].reshape(batch, length, heads, head_dim).transpose(0, 2, 1, 3)
+        scale = np.float32(1.0 / np.sqrt(head_dim))
+        for b in range(batch):  # one sequence's (heads, L, L) scores at a time
+            scores = qkv5[0, b] @ qkv5[1, b].transpose(0, 2, 1)
+            scores *= scale
+            if mask is not None and not mask[b].all():
+                scores += (1.0 - mask[b]) * np.float32(-1e9)
+            softmax_rows(scores)
+            np.matmul(scores, qkv5[2, b], out=ctx[b])
+        del qkv, qkv5  # freed before the feed-forward's two large activations
+        y = context @ layer.out_w
+        finish_rows(y, layer.out_b, x, layer.ln1_w, layer.ln1_b, self.eps)
+        h = y @ layer.up_w
+        bias_gelu_rows(h, layer.up_b)
+        out: np.ndarray = h @ layer.down_w
+        del h
+        finish_rows(out, layer.down_b, y, layer.ln2_w, layer.ln2_b, self.eps)
+        return out
 
     def encode(
         self,

@@ -9,7 +9,7 @@ made one turn at a time (`turn_lines`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memdir_nb.extract.scheduler import SchedulerDecision
@@ -142,13 +142,15 @@ class SessionReplay:
         for t in self.turns:
             self.totals.add(t)
 
-    def add(self, t: TurnReplay, *, keep: bool = True) -> None:
-        """Count one more turn, and keep it in `turns` unless keep is False. Its prompt becomes
-        the prompt as the replay shows it (`shown`): recall has run on it as typed."""
-        t.prompt = self.shown(t.prompt)
-        self.totals.add(t)
+    def add(self, t: TurnReplay, *, keep: bool = True) -> TurnReplay:
+        """Count one more turn, and keep it in `turns` unless keep is False. Returns the turn as
+        the replay shows it: a copy whose prompt is `shown` (recall has run on it as typed), so
+        the row the caller built is left as it was."""
+        row = replace(t, prompt=self.shown(t.prompt))
+        self.totals.add(row)
         if keep:
-            self.turns.append(t)
+            self.turns.append(row)
+        return row
 
     @property
     def recall_turns(self) -> int:

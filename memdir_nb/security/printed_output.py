@@ -23,6 +23,7 @@ What the package logs passes `security.log_lines.OneLineRecords` instead: one li
 from __future__ import annotations
 
 import contextlib
+import errno
 import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -35,10 +36,49 @@ def _escaped_for(text: str, encoding: str) -> str:
     return text.encode(encoding, "backslashreplace").decode(encoding)
 
 
+# What a command says when it was started with its output shut (`>&-`, a service manager that
+# closes fd 1): Python leaves sys.stdout None, and the wrapper's first write ended the command
+# in an AttributeError traceback after it had done its work (forty-first session).
+CLOSED_OUTPUT_MESSAGE = (
+    "standard output is closed (the command was started with its output shut, as `>&-` "
+    "does), so nothing it finds could be printed and it did not run; send the output "
+    "somewhere, e.g. `> report.txt` or `> /dev/null`"
+)
+
+
+class ClosedStream:
+    """Stands in for a standard stream the process was started without (sys.stdout None).
+
+    Output: each write is the OSError a closed descriptor gives (EBADF), in words. Errors
+    (stderr): writes are dropped, as Python drops its own when stderr is closed."""
+
+    encoding = "utf-8"
+
+    def __init__(self, *, drop: bool) -> None:
+        self.drop = drop
+
+    def write(self, text: str) -> int:
+        if self.drop:
+            return len(text)
+        raise OSError(errno.EBADF, CLOSED_OUTPUT_MESSAGE)
+
+    def flush(self) -> None:
+        """Nothing is held."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        """Already closed."""
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "the stream was closed when the process started")
+
+
 class TerminalSafeStream:
     """A text stream that writes everything through terminal_safe to the stream it wraps."""
 
-    def __init__(self, raw: TextIO, *, keep_carriage_returns: bool = False) -> None:
+    def __init__(self, raw: TextIO | ClosedStream, *, keep_carriage_returns: bool = False) -> None:
         self.raw = raw
         self.keep_carriage_returns = keep_carriage_returns
 
@@ -67,12 +107,26 @@ class TerminalSafeStream:
         return getattr(self.raw, name)
 
 
+def closed_output_problem() -> OSError | None:
+    """The error a command gives before any work when its standard output is closed, else None."""
+    out = sys.stdout
+    raw = out.raw if isinstance(out, TerminalSafeStream) else out
+    if raw is None or (isinstance(raw, ClosedStream) and not raw.drop):
+        return OSError(errno.EBADF, CLOSED_OUTPUT_MESSAGE)
+    return None
+
+
 @contextlib.contextmanager
 def terminal_safe_streams() -> Iterator[None]:
-    """Route sys.stdout and sys.stderr through the sanitiser until the block ends."""
+    """Route sys.stdout and sys.stderr through the sanitiser until the block ends.
+
+    A stream the process was started without (None) is a ClosedStream: `closed_output_problem`
+    refuses the command when it is stdout; errors on a closed stderr are dropped."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout = TerminalSafeStream(out)
-    sys.stderr = TerminalSafeStream(err, keep_carriage_returns=True)
+    sys.stdout = TerminalSafeStream(ClosedStream(drop=False) if out is None else out)
+    sys.stderr = TerminalSafeStream(
+        ClosedStream(drop=True) if err is None else err, keep_carriage_returns=True
+    )
     try:
         yield
     finally:

@@ -44,6 +44,7 @@ from memdir_nb.storage.containment import (
     is_real_path_within,
     real_path,
 )
+from memdir_nb.storage.programs import require_program
 
 __all__ = [
     "PipelineResult",
@@ -313,7 +314,12 @@ def run_pipeline(
     timeout_s: float,
     max_bytes: int = TOOL_BASH_MAX_OUTPUT_BYTES,
 ) -> PipelineResult:
-    """Run argv lists joined by pipes (no shell); keep at most max_bytes of output, stop at timeout_s."""
+    """Run argv lists joined by pipes (no shell); keep at most max_bytes of output, stop at timeout_s.
+
+    Each program is found before any stage starts, in PATH's absolute folders only
+    (`storage.programs`): a relative entry would be searched from `cwd`, the memory dir.
+    """
+    programs = [require_program(argv[0]) for argv in argvs]
     procs: list[subprocess.Popen[bytes]] = []
     try:
         stdin: int | object = subprocess.DEVNULL
@@ -321,6 +327,7 @@ def run_pipeline(
             last = i == len(argvs) - 1
             proc = subprocess.Popen(
                 list(argv),
+                executable=programs[i],  # argv[0] stays the name the command was given
                 stdin=stdin,  # type: ignore[arg-type]
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

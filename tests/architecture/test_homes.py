@@ -290,9 +290,9 @@ ENVIRONMENT_USERS = {
     "memdir_nb.home.config": "the one reader: settings, HOME, CLAUDE_CONFIG_DIR, ...",
     "memdir_nb.machine": ("environment_set, the one writer (a variable set for one step)"),
     "memdir_nb.cli.main": (
-        "COLUMNS, as shutil.get_terminal_size reads it, for argparse's width; and a command "
-        "process's OPENBLAS_NUM_THREADS, set before numpy loads when the user set none"
+        "a command process's OPENBLAS_NUM_THREADS, set before numpy loads when the user set none"
     ),
+    "memdir_nb.cli.help_format": "COLUMNS, as shutil.get_terminal_size reads it, for argparse's width",
 }
 
 
@@ -317,7 +317,7 @@ def test_only_home_config_reads_the_environment() -> None:
 
 
 # Where the raw streams are named, and why that prints nothing past the sanitiser.
-RAW_STREAM_USERS = {"memdir_nb.cli.main": "asks sys.__stdout__ for the terminal's width"}
+RAW_STREAM_USERS = {"memdir_nb.cli.help_format": "asks sys.__stdout__ for the terminal's width"}
 
 
 def _around_the_sanitiser(name: str, node: ast.AST) -> str | None:
@@ -351,7 +351,7 @@ def test_the_sanitiser_rule_sees_each_way_around() -> None:
         node = ast.parse(source, mode="eval").body
         assert _around_the_sanitiser("memdir_nb.cli.dir_commands", node) is not None, source
     node = ast.parse("sys.__stdout__", mode="eval").body
-    assert _around_the_sanitiser("memdir_nb.cli.main", node) is None
+    assert _around_the_sanitiser("memdir_nb.cli.help_format", node) is None
 
 
 # Modules outside storage/ that open files of their own, none of them in a memory dir: each
@@ -479,6 +479,37 @@ def test_the_binding_rules_see_a_second_home() -> None:
     assert found == {"ROOT": False, "_CAP": False, "T": True, "A": True, "F": True}
 
 
+# The modules that start programs; each finds them through storage.programs first (§61).
+PROGRAM_STARTERS = {
+    "memdir_nb.home.git_root": "git, found by program_path",
+    "memdir_nb.toolloop.bounded_tools": "the extraction's read-only commands, by require_program",
+}
+PROGRAMS = "memdir_nb.storage.programs"
+
+
+def test_only_storage_programs_finds_a_program_and_only_its_users_start_one() -> None:
+    """A program name looked up anywhere else could take PATH's relative entries, which name
+    the folder a child starts in (a downloaded repository, the memory dir): storage.programs
+    searches PATH's absolute folders only. Starting a program is allowed only where a program
+    was found through it."""
+    finders, starters = [], []
+    starts = {"subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_output"}
+    starts |= {"os.system", "os.popen", "os.execvp", "os.execlp", "os.spawnvp", "os.spawnlp"}
+    for name, tree in _modules():
+        for dotted, call in _calls(tree):
+            if dotted == "shutil.which" and name != PROGRAMS:
+                finders.append(f"{name}:{call.lineno}")
+            if dotted in starts and name not in PROGRAM_STARTERS:
+                starters.append(f"{name}:{call.lineno} {dotted}")
+        if _imported_names(tree, "shutil") & {"which"} and name != PROGRAMS:
+            finders.append(f"{name}: from shutil import which")
+    assert finders == []
+    assert starters == []
+    for name in PROGRAM_STARTERS:
+        source = (PACKAGE.parent / (name.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        assert PROGRAMS in source, f"{name} starts programs without storage.programs"
+
+
 def test_every_home_named_here_exists() -> None:
     """The homes these tests allow are real modules (a rename would leave a test passing on a
     name that no longer exists)."""
@@ -493,6 +524,8 @@ def test_every_home_named_here_exists() -> None:
         *OPENS_OUTSIDE_STORAGE,
         *RAW_STREAM_USERS,
         *ENVIRONMENT_USERS,
+        *PROGRAM_STARTERS,
+        PROGRAMS,
     }
     assert homes - known == set()
     assert Path(PACKAGE / "storage").is_dir()

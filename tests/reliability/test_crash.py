@@ -24,8 +24,8 @@ from tests.support import BODY_END, check_consistent
 RUNS = 60
 
 
-def save_forever(memory_dir: Path, run: int) -> None:
-    """Save, update and forget memories until killed."""
+def save_forever(memory_dir: Path, run: int, done: Callable[[], None] = lambda: None) -> None:
+    """Save, update and forget memories until killed; done() after each save's round."""
     store = MemoryStore(memory_dir)
     j = 0
     while True:
@@ -42,26 +42,35 @@ def save_forever(memory_dir: Path, run: int) -> None:
             store.update(rel, body="rewritten\n" + BODY_END)
         if j % 4 == 3:
             store.forget(rel)
+        done()
         j += 1
 
 
-def kill_while_saving(memory_dir: Path, run: int, delay_s: float) -> None:
+def kill_while_saving(memory_dir: Path, run: int, rounds: int, delay_s: float) -> None:
+    """Let the saver finish `rounds` rounds (so saves land however loaded the machine is: the
+    fortieth session's CI saw 7 of 60 runs save anything), then kill it delay_s later."""
     ready_r, ready_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # child: never returns into pytest
         try:
             os.close(ready_r)
             os.write(ready_w, b"r")  # the saver is running: from here on any instant is fair
-            save_forever(memory_dir, run)
+
+            def done() -> None:
+                os.write(ready_w, b"s")
+
+            save_forever(memory_dir, run, done)
         finally:
             os._exit(3)
     os.close(ready_w)
     try:
         assert os.read(ready_r, 1) == b"r", "the saver died before it started"
+        for _ in range(rounds):
+            assert os.read(ready_r, 1) == b"s", "the saver died before its rounds were done"
+        time.sleep(delay_s)  # not a wait for the child: delay_s is the random kill point
     finally:
+        os.kill(pid, signal.SIGKILL)  # killed before its pipe closes, and also on a failure
         os.close(ready_r)
-    time.sleep(delay_s)  # not a wait for the child: delay_s is the random kill point
-    os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, (
         "the saver died on its own before it was killed"
@@ -77,7 +86,7 @@ def test_sigkill_at_random_points_leaves_complete_files_and_a_rebuildable_index(
     rng = random.Random(20260305)
     memory_dir = tmp_path / "memory"
     for run in range(RUNS):
-        kill_while_saving(memory_dir, run, rng.uniform(0.0, 0.12))
+        kill_while_saving(memory_dir, run, rng.randint(0, 2), rng.uniform(0.0, 0.12))
         report = scan_memory_dir(memory_dir, limit=None)
         for h in report.headers:  # every topic file is complete or absent
             fm, body = parse_memory_file(h.file_path)

@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from memdir_nb.recall.selectors import make_selector
-from memdir_nb.reports.replay import SessionReplay, replay_session
+from memdir_nb.reports.replay import SessionReplay, iter_replay, replay_session
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS
 from memdir_nb.ui.views import replay as view
 from memdir_nb.ui.widgets import ReplayView
@@ -123,3 +124,19 @@ def test_memdir_nb_sessions_shows_a_recap_quoting_a_credential_redacted(
     out = _cli(home, *args)
     assert "Deploying staging with key" in out and _leaks(out) == []
     assert PASTED_API_KEY[:40] in _cli(home, *args, "--show-secrets")
+
+
+def test_a_replay_shows_its_rows_redacted_and_leaves_the_row_it_was_given_as_built(
+    pasted: Path,
+) -> None:
+    streamed = iter_replay(
+        pasted, pasted.parent / "memory", selector=make_selector("lexical"), now_ms=SAMPLE_NOW_MS
+    )
+    rows = list(streamed.turns)
+    assert rows and not any(_leaks(row.prompt) for row in rows)
+    built = replace(rows[0], prompt=f"key {PASTED_API_KEY}")
+
+    shown = streamed.replay.add(built, keep=False)
+
+    assert not _leaks(shown.prompt)
+    assert built.prompt == f"key {PASTED_API_KEY}"  # the caller's row is not rewritten

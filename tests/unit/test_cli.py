@@ -1416,19 +1416,6 @@ def test_a_command_process_loads_blas_with_one_thread_unless_the_user_chose(
         assert chosen == "BLAS [2] 2"
 
 
-@pytest.mark.parametrize("columns", [None, "", "0", "-3", "abc", "57", "200"])
-def test_help_width_follows_shutils_rule_for_columns(
-    monkeypatch: pytest.MonkeyPatch, columns: str | None
-) -> None:
-    from memdir_nb.cli.main import terminal_columns
-
-    if columns is None:
-        monkeypatch.delenv("COLUMNS", raising=False)
-    else:
-        monkeypatch.setenv("COLUMNS", columns)
-    assert terminal_columns() == shutil.get_terminal_size().columns
-
-
 def _rebuilt_dir(tmp_path: Path) -> tuple[Path, bytes, str]:
     """A memory dir whose hand-written index rebuild-index has just extended: (dir, the old
     index's bytes, the batch the old index went to)."""
@@ -2268,3 +2255,21 @@ def test_restore_previews_then_puts_back_a_forgotten_memory_by_its_name(tmp_path
     assert out.returncode == 0, out.stderr
     assert "put back 1 file: team/glaze.md" in out.stdout
     assert "(glaze.md)" in (mem / "team" / "MEMORY.md").read_text()
+
+
+def test_a_command_started_with_its_output_closed_says_so_and_does_nothing(
+    tmp_path: Path,
+) -> None:
+    dest = tmp_path / "demo"
+    shell_closing_stdout = ["/bin/sh", "-c", 'exec "$@" >&-', "sh"]
+    proc = subprocess.run(
+        [*shell_closing_stdout, sys.executable, "-m", "memdir_nb.cli", "demo", str(dest)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(HOME=str(tmp_path / "home")),
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: standard output is closed")
+    assert "Traceback" not in proc.stderr
+    assert not dest.exists()  # refused before the demo was built, not after

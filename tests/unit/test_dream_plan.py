@@ -43,6 +43,7 @@ from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import NotUTF8Error
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
+from tests.support.calls import count_calls
 from tests.support.cpu_growth import growth_ratio
 from tests.support.long_paths import padded_path, path_bytes
 
@@ -659,14 +660,7 @@ def test_an_index_over_its_caps_is_simulated_once_per_fit_and_planned_as_before(
     simulation gave. Two simulations for the index (the fit, and the fit again over the adds
     kept), not three; the same actions and notes as the full simulation gives."""
     root = real_dir("notes-index-near-cap")
-    real = actions_module._simulate
-    calls: list[int] = []
-
-    def counted(plan: Any, approved: Any) -> dict[str, str | None]:
-        calls.append(1)
-        return real(plan, approved)
-
-    monkeypatch.setattr(actions_module, "_simulate", counted)
+    calls = count_calls(monkeypatch, actions_module, "_simulate")
     plan = plan_consolidation(root)
     assert len(calls) == 2
     # every op taken for a Relink: the full simulation, as before
@@ -707,14 +701,7 @@ def test_a_fit_that_keeps_every_added_line_is_not_simulated_again(
     )
     lines = [f"- [Note {i}](project_note_{i:03d}.md) \u2014 topic number {i}" for i in range(205)]
     (project_memdir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    real = actions_module._simulate
-    calls: list[int] = []
-
-    def counted(plan: Any, approved: Any) -> dict[str, str | None]:
-        calls.append(1)
-        return real(plan, approved)
-
-    monkeypatch.setattr(actions_module, "_simulate", counted)
+    calls = count_calls(monkeypatch, actions_module, "_simulate")
     plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
     assert len(calls) == 1
     kinds = [a.kind for a in plan.actions if a.files[0] == "MEMORY.md"]
@@ -749,14 +736,7 @@ def test_the_fit_made_again_over_the_kept_adds_keeps_the_first_fits_order(
         )
     lines = [f"- [Note {i}](project_note_{i:03d}.md) \u2014 topic number {i}" for i in range(205)]
     (project_memdir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    real = index_repairs_module._fit_order
-    calls: list[int] = []
-
-    def counted(*args: Any) -> tuple[str, ...]:
-        calls.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(index_repairs_module, "_fit_order", counted)
+    calls = count_calls(monkeypatch, index_repairs_module, "_fit_order")
     plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
     assert len(calls) == 1
     assert any("3 memories without a line in MEMORY.md get none" in n for n in plan.notes)

@@ -13,6 +13,7 @@ from memdir_nb.formats.index_batch import IndexText, fit_index
 from memdir_nb.formats.index_caps import block_left_open, entry_flags_and_closer, entry_line_flags
 from memdir_nb.formats.index_edits import split_keep_end
 from memdir_nb.formats.index_lines import plain_entry_target
+from tests.support.calls import count_calls
 
 TARGETS = ["a.md", "b.md", "./c.md", "<d e.md>", "d e.md", "team/x.md", "c.md"]
 
@@ -179,14 +180,7 @@ def test_a_repeat_fit_of_the_same_index_and_order_is_answered_without_fitting(
     text = "\n".join(f"- [R{i}](repeat_{i}.md) — " + "r" * 200 for i in range(300)) + "\n"
     order = tuple(f"repeat_{i}.md" for i in range(300))
     first = fit_index(text, order)
-    calls: list[int] = []
-    real_drop = index_batch._drop_until_fit
-
-    def counting(*args: object) -> str:
-        calls.append(1)
-        return real_drop(*args)  # type: ignore[arg-type]  # the same arguments, passed on
-
-    monkeypatch.setattr(index_batch, "_drop_until_fit", counting)
+    calls = count_calls(monkeypatch, index_batch, "_drop_until_fit")
     assert fit_index(str(text), tuple(order)) == first  # equal, not the same objects
     assert calls == []
     other = order[1:] + order[:1]

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from memdir_nb.recall.base import RecallCancelled
+from memdir_nb.recall.dir_index import DirIndex, manifest_text, window_texts
 from memdir_nb.recall.embedding import (
     BATCH_SIZE,
     BATCH_TOKENS,
@@ -21,12 +22,13 @@ from memdir_nb.recall.embedding import (
     ENCODE_WORKERS_MAX,
     PRODUCT_ROW_BLOCK,
     MiniLMEncoder,
-    _affine,
-    _gelu,
+    _Layer,
     encode_workers,
     load_encoder,
     token_batches,
 )
+from memdir_nb.recall.encoder_steps import affine, gelu_into, layer_norm, softmax_rows
+from memdir_nb.recall.lexical import LexicalOptions
 from memdir_nb.recall.model_files import (
     MODEL_PACKAGE_VERSION,
     WEIGHTS_SHA256,
@@ -37,7 +39,9 @@ from memdir_nb.recall.model_files import (
     verified_record_path,
     verify_model_files,
 )
+from memdir_nb.recall.vector_cache import VectorCache
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
+from memdir_nb.storage.scan import scan_memory_files
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "minilm_reference.json"
 
@@ -305,7 +309,7 @@ def test_a_product_adds_its_bias_to_every_row() -> None:
     weight = rng.standard_normal((384, 96)).astype(np.float32)
     bias = rng.standard_normal(96).astype(np.float32)
     x = rng.standard_normal((16, 384)).astype(np.float32)
-    got = _affine(x, weight, bias)
+    got = affine(x, weight, bias)
     assert got.shape == (16, 96)
     assert np.allclose(got, x @ weight + bias, rtol=1e-5, atol=1e-5)
 
@@ -336,10 +340,9 @@ def test_gelu_is_its_tanh_form_and_reaches_zero_far_below_zero() -> None:
     x = np.linspace(-40.0, 40.0, 8001, dtype=np.float32)
     wide = x.astype(np.float64)
     expected = 0.5 * wide * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (wide + 0.044715 * wide**3)))
-    before = x.copy()
+    got = x.copy()
     with np.errstate(over="ignore"):
-        got = _gelu(x)
-    assert np.array_equal(x, before)  # its input is left as it is
+        gelu_into(got, np.empty_like(got))  # written over its input
     assert got.dtype == np.float32
     assert np.abs(got.astype(np.float64) - expected).max() < 2e-6
     assert np.all(got[x < -12] == 0.0) and not np.isnan(got).any()
@@ -364,3 +367,56 @@ def test_a_dense_config_json_under_the_byte_cap_is_refused_by_its_value_cap(
         ModelUnavailable, match=r"config.json is unreadable \(Expecting .*reinstall"
     ):
         MiniLMEncoder(ModelFiles(fake, MODEL_PACKAGE_VERSION), verify=False)
+
+
+def _whole_array_layer(
+    self: MiniLMEncoder,
+    layer: _Layer,
+    x: np.ndarray,
+    context: np.ndarray,
+    mask: np.ndarray | None,
+    batch: int,
+    length: int,
+) -> np.ndarray:
+    """The layer as it ran before the forty-first session: every step over the whole batch."""
+    heads, hidden = self.heads, x.shape[1]
+    head_dim, rows = hidden // heads, batch * length
+    qkv = affine(x, layer.qkv_w, layer.qkv_b)
+    qkv = qkv[:rows].reshape(batch, length, 3, heads, head_dim).transpose(2, 0, 3, 1, 4)
+    q, k, v = qkv[0], qkv[1], qkv[2]
+    scores = q @ k.transpose(0, 1, 3, 2)
+    scores *= np.float32(1.0 / np.sqrt(head_dim))
+    if mask is not None and not mask.all():
+        scores += ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+    softmax_rows(scores)
+    ctx = context[:rows].reshape(batch, length, heads, head_dim)
+    np.matmul(scores, v, out=ctx.transpose(0, 2, 1, 3))
+    y = affine(context, layer.out_w, layer.out_b)
+    y += x
+    x = layer_norm(y, layer.ln1_w, layer.ln1_b, self.eps)
+    h = affine(x, layer.up_w, layer.up_b)
+    gelu_into(h, np.empty_like(h))
+    y = affine(h, layer.down_w, layer.down_b)
+    y += x
+    return layer_norm(y, layer.ln2_w, layer.ln2_b, self.eps)
+
+
+def test_the_demo_dirs_vectors_are_those_of_the_whole_array_pass(
+    encoder: MiniLMEncoder, demo_mem: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the forty-first session runs each layer's steps a block of rows or one sequence at a time
+    # (cheaper in cache); every vector of the demo dir, batched and padded as `prepare` batches
+    # them, must be the one the whole-array pass gave, so recall cannot have changed
+    headers = sorted(scan_memory_files(demo_mem), key=lambda h: h.filename)
+    docs = DirIndex(VectorCache(None), LexicalOptions()).documents(headers)
+    texts = [manifest_text(h) for h in headers]
+    for header, doc in zip(headers, docs, strict=True):
+        texts.extend(window_texts(header, doc.windows))
+    assert len(texts) > 60 and len({len(i) for i in encoder.token_ids(texts)}) > 20
+    blocked = encoder.encode(texts, workers=1)
+    with monkeypatch.context() as patch:
+        patch.setattr(MiniLMEncoder, "_layer", _whole_array_layer)
+        whole = encoder.encode(texts, workers=1)
+    # bit for bit on the machine that measured it (encode41); a tolerance far below what recall
+    # can tell apart, so another CPU's BLAS kernel for a per-sequence product cannot fail it
+    np.testing.assert_allclose(blocked, whole, rtol=0, atol=1e-6)

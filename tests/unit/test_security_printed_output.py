@@ -8,7 +8,9 @@ import sys
 import pytest
 
 from memdir_nb.security.printed_output import (
+    CLOSED_OUTPUT_MESSAGE,
     TerminalSafeStream,
+    closed_output_problem,
     keep_printed_output_safe,
     terminal_safe_streams,
 )
@@ -70,3 +72,34 @@ def test_a_stream_that_cannot_encode_a_character_prints_its_escape_instead() -> 
     stream.write("Zürich — 日本\n")
     raw.flush()
     assert buffer.getvalue() == b"Z\\xfcrich \\u2014 \\u65e5\\u672c\n"
+
+
+def test_a_process_started_without_stdout_is_told_so_before_any_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, err = _captured(monkeypatch)
+    monkeypatch.setattr(sys, "stdout", None)  # what Python leaves when fd 1 was closed (`>&-`)
+    with terminal_safe_streams():
+        problem = closed_output_problem()
+        assert problem is not None and CLOSED_OUTPUT_MESSAGE in str(problem)
+        with pytest.raises(OSError, match="standard output is closed"):
+            sys.stdout.write("x")
+        assert not sys.stdout.isatty()
+        print("an error line", file=sys.stderr)
+    assert sys.stdout is None
+    assert err.getvalue() == "an error line\n"
+
+
+def test_errors_on_a_closed_stderr_are_dropped_and_stdout_still_prints(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out, _ = _captured(monkeypatch)
+    monkeypatch.setattr(sys, "stderr", None)
+    with terminal_safe_streams():
+        assert closed_output_problem() is None
+        print("lost", file=sys.stderr)
+        assert not sys.stderr.isatty()
+        sys.stderr.flush()
+        sys.stderr.close()  # what the CLI does when its reader went away
+        print("kept")
+    assert out.getvalue() == "kept\n"
