@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 
 from memdir_nb.formats import index
 from memdir_nb.formats.index_caps import (
@@ -44,19 +45,29 @@ FIT_VERSION = 1
 class IndexText:
     """An index's lines with their link targets, edited in place."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, targets: Sequence[str | None] | None = None) -> None:
+        """targets: for a text with no CR, each line's plain_entry_target where the caller
+        knows it (None: not known, read here); fit_index has it from _fitted_target."""
         lines, ends = split_keep_end(text)
         self.end = line_end_style(text)  # an index in CRLF or CR-only line ends keeps them
         self.lines: list[str | None] = list(lines)  # None: removed
         self.ends = ends
         self.alive = len(lines)
-        self.empty = sum(1 for line in lines if line == "")  # alive lines that are ''
+        self.empty = lines.count("")  # alive lines that are ''
         self.by_target: dict[str, list[int]] = defaultdict(list)
         # a line in a comment or code is no entry; open_block: closed before a line appended
         prose, self.open_block = _flags_and_closer(text, "\n".join(lines))
+        known = targets if targets is not None and "\r" not in text else ()
+        by_target = self.by_target
         for pos, line in enumerate(lines):
             if prose[pos]:
-                self._index(pos, line)
+                target = known[pos] if pos < len(known) else None
+                if target is None:  # a line format_index_entry wrote: read without the search
+                    target = plain_entry_target(line)
+                    if target is None:
+                        target = entry_target(line)
+                if target is not None:
+                    by_target[target].append(pos)  # ascending, as _index's insort keeps them
         self.sections = _Sections(lines)  # kept up as lines go and come
 
     def _index(self, pos: int, line: str, target: str | bool | None = False) -> None:
@@ -134,8 +145,12 @@ class IndexText:
         drop_emptied (dream's own removals): a `##` heading these lines were the last lines
         under goes too, with the blank line that would then double the one above it. A heading
         that had nothing under it before stays: only one this removal emptied goes."""
+        self._remove_key(norm_target(target), drop_emptied=drop_emptied)
+
+    def _remove_key(self, key: str, *, drop_emptied: bool = False) -> None:
+        """remove() of a target norm_target has made key."""
         self._normalize()
-        positions = self.by_target.pop(norm_target(target), [])
+        positions = self.by_target.pop(key, [])
         for pos in positions:
             self._kill(pos)
         if drop_emptied:
@@ -219,8 +234,15 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
     text = "\n".join(collapsed) + "\n"
     if _fits(len(text.rstrip("\n").split("\n")), index.cap_units(text)):
         return text
-    out = [_hook_shortened(line) for line in text.rstrip("\n").split("\n")]
-    return _drop_until_fit(IndexText("\n".join(out) + "\n"), out, order)
+    # A line already in the fit's form (nearly every line of an index the planner fills) is
+    # kept as it is without _hook_shortened's cache (a store per line of a first fit), and its
+    # target, read on the way, is the one IndexText would read again (plan41).
+    rows = text.rstrip("\n").split("\n")
+    targets = [_fitted_target(line) for line in rows]
+    out = [
+        row if t is not None else _hook_shortened(row) for row, t in zip(rows, targets, strict=True)
+    ]
+    return _drop_until_fit(IndexText("\n".join(out) + "\n", targets), out, order)
 
 
 _FIT_HOOK_CHARS = 80  # the hook a fit keeps
@@ -248,6 +270,12 @@ def _hook_shortened(line: str) -> str:
     )
 
 
+def _fitted_target(line: str) -> str | None:
+    """The line's plain_entry_target when _written_as_fitted(line), else None."""
+    plain = plain_link(line)
+    return plain[1] if plain is not None and _fitted_as_read(line, plain) else None
+
+
 def _written_as_fitted(line: str) -> bool:
     """Whether the fit writes line as it is, known without parsing and formatting it again
     (about 4 of the ~6 us a line of a first fit; plan40b): `- [title](target) — hook` as
@@ -256,8 +284,11 @@ def _written_as_fitted(line: str) -> bool:
     printable ASCII with no blank at either end (one_line leaves it), and a hook of at most
     80 characters already in shorten_hook's form (single spaces, none at either end)."""
     plain = plain_link(line)
-    if plain is None:
-        return False
+    return plain is not None and _fitted_as_read(line, plain)
+
+
+def _fitted_as_read(line: str, plain: tuple[str, str, int]) -> bool:
+    """_written_as_fitted(line) for the line's plain_link, plain."""
     title, _, end = plain
     if not (title and title.isascii() and title.isprintable()) or title.strip() != title:
         return False
@@ -298,17 +329,21 @@ class _Sections:
     def emptied_by(self, positions: list[int]) -> list[int]:
         """The headings the removed lines at positions sat under that now have no line kept,
         last first: each had one line at least (a removed one) before."""
+        if len(positions) == 1:  # a fit's drop, nearly always: no sets (plan41)
+            heading = self.heading_of[positions[0]]
+            return [heading] if heading not in (-1, positions[0]) and not self.kept[heading] else []
         headings = {self.heading_of[p] for p in positions} - set(positions) - {-1}
         return sorted((h for h in headings if self.kept[h] == 0), reverse=True)
 
 
 def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> str:
     rows: list[str | None] = doc.lines
-    sizes = [index.cap_units(line) for line in out]  # the byte cap's unit: UTF-16 code units
+    # the byte cap's unit: UTF-16 code units, one a character in an ASCII line
+    sizes = [len(line) if line.isascii() else index.cap_units(line) for line in out]
     n_bytes = sum(sizes) + len(out)  # every line ends with a newline
     # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
     # non-empty line. Only non-empty lines are removed, so `last` only moves back.
-    last = max((i for i, line in enumerate(out) if line != ""), default=-1)
+    last = next((i for i in range(len(out) - 1, -1, -1) if out[i] != ""), -1)
     n_lines = last + 1
 
     def gone(pos: int) -> None:
@@ -325,10 +360,11 @@ def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> s
     for target in order:  # oldest first: their files stay, only the pointer goes
         if _fits(max(n_lines, 1), n_bytes):
             break
-        positions = sorted(doc.by_target.get(norm_target(target), []), reverse=True)
-        for pos in positions:
+        key = norm_target(target)  # once: the removal takes the key (plan41)
+        positions = doc.by_target.get(key, [])  # ascending: each kept with bisect.insort
+        for pos in reversed(positions):
             gone(pos)
-        doc.remove(target)
+        doc._remove_key(key)
         if doc.alive == 0:
             return ""
         for heading in doc.sections.emptied_by(positions):

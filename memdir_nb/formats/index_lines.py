@@ -191,6 +191,27 @@ def _format_target(target: str) -> str:
 _MIN_HOOK_ROOM = 16
 
 
+def _written_as_given(title: str, target: str, hook: str) -> bool:
+    """Whether format_index_entry (no max_line) writes the three as they are, known without
+    cleaning each (a first plan formats a line for each of ~1,350 unindexed memories of the
+    bench dir; plan41): a printable-ASCII title with no blank at either end, no bracket and no
+    last backslash (_clean_title leaves it); a plain target (_PLAIN: _format_target writes it
+    bare); a hook of at most MAX_HOOK_CHARS in shorten_hook's form (single spaces)."""
+    return (
+        title != ""
+        and title.isascii()
+        and title.isprintable()
+        and title.strip() == title
+        and "[" not in title
+        and "]" not in title
+        and not title.endswith("\\")
+        and target != ""
+        and not target.strip(_PLAIN)
+        and len(hook) <= MAX_HOOK_CHARS
+        and " ".join(hook.split()) == hook
+    )
+
+
 def format_index_entry(title: str, target: str, hook: str, max_line: int | None = None) -> str:
     """'- [Title](file.md) — hook', with the hook cut to about MAX_HOOK_CHARS characters.
 
@@ -198,6 +219,8 @@ def format_index_entry(title: str, target: str, hook: str, max_line: int | None 
     title and target leave it room (a long title with a hook under MAX_HOOK_CHARS still makes
     a line past ~200: real40, a Chinese index whose titles run to 50 characters); a line whose
     title and target leave no room goes without its hook, and may still be longer."""
+    if max_line is None and _written_as_given(title, target, hook):
+        return f"- [{title}]({target}) {ENTRY_DASH} {hook}" if hook else f"- [{title}]({target})"
     clean_title = _clean_title(title) or Path(target).stem
     line = f"- [{clean_title}]({_format_target(target)})"
     room = MAX_HOOK_CHARS

@@ -1904,3 +1904,27 @@ def test_an_index_over_its_caps_by_notes_alone_gets_no_fit_that_changes_nothing(
     mem = real_dir("unlinked-over-cap")
     plan = plan_consolidation(mem)
     assert [a.kind for a in plan.actions if a.kind == "fit_index_caps"] == []
+
+
+def test_the_actions_touching_an_index_are_those_with_an_op_on_it_in_plan_order() -> None:
+    # plan41: _touching walks each action's ops in a plain loop (it was any() over a
+    # generator per action); the same actions, once each, in the plan's order
+    from memdir_nb.dream.actions import IndexAdd, IndexRemove, TrashFile
+
+    rng = random.Random(41)
+    rels = ["MEMORY.md", "team/MEMORY.md", "a.md"]
+    made: list[PlanAction] = []
+    for i in range(300):
+        ops: list[IndexAdd | IndexRemove | TrashFile] = []
+        for _ in range(rng.randint(0, 4)):
+            rel = rng.choice(rels)
+            if not rel.endswith("MEMORY.md"):
+                ops.append(TrashFile(rel))
+            elif rng.random() < 0.5:
+                ops.append(IndexAdd(rel, f"f{i}.md", f"- [f](f{i}.md)"))
+            else:
+                ops.append(IndexRemove(rel, "x.md"))
+        made.append(PlanAction(f"a{i}", "kind", "s", ("x",), tuple(ops)))
+    for irel in rels:
+        expected = [a for a in made if any(op.rel == irel for op in a.ops)]
+        assert index_repairs_module._touching(irel, made) == expected

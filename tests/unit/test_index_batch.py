@@ -12,6 +12,7 @@ from memdir_nb.formats import index, index_batch, index_caps
 from memdir_nb.formats.index_batch import IndexText, fit_index
 from memdir_nb.formats.index_caps import block_left_open, entry_flags_and_closer, entry_line_flags
 from memdir_nb.formats.index_edits import split_keep_end
+from memdir_nb.formats.index_lines import plain_entry_target
 from tests.support.calls import count_calls
 
 TARGETS = ["a.md", "b.md", "./c.md", "<d e.md>", "d e.md", "team/x.md", "c.md"]
@@ -450,3 +451,69 @@ def test_a_fit_leaves_lines_that_name_their_file_without_a_link_as_written() -> 
     notes = [f"- firing {i}: cone 6, slow cool" for i in range(210)]
     text = "\n".join([*unlinked, *notes]) + "\n"
     assert fit_index(text, ()) == text
+
+
+def test_a_first_fit_keeps_no_line_already_in_its_form_in_the_line_cache() -> None:
+    # plan41: every line of a first fit went through _hook_shortened's bounded cache (a store,
+    # weighed, per line: 1,503 of the bench index's lines, nearly all already in the fit's
+    # form); now only a line the fit writes again is asked of it
+    lines = [f"- [Note {i}](note_{i}.md) \u2014 a hook of a few words {i}" for i in range(260)]
+    text = "\n".join(["# Memory", "", *lines, "- [Long](long.md) \u2014 " + "w " * 60]) + "\n"
+    order = tuple(f"note_{i}.md" for i in range(260))
+    index_batch.fit_index.cache_clear()
+    index_batch._hook_shortened.cache_clear()
+    assert fit_index(text, order) == _reference_fit(text, order)
+    assert len(index_batch._hook_shortened.cache) == 3  # the title, the blank, the long hook
+
+
+def _fit_texts() -> st.SearchStrategy[str]:
+    line = st.one_of(
+        _LINE_BITS.map("".join),
+        st.builds(
+            lambda i, bits: f"- [N{i}](n_{i}.md) \u2014 " + "".join(bits),
+            st.integers(0, 5),
+            _LINE_BITS,
+        ),
+        st.sampled_from(["", "## S", "<!--", "-->", "```", "\r", "x\ry"]),
+    )
+    return st.lists(line, max_size=12).map("\n".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_fit_texts(), st.permutations([f"n_{i}.md" for i in range(6)]))
+def test_an_index_given_its_lines_targets_is_the_index_that_reads_them(
+    text: str, order: list[str]
+) -> None:
+    # plan41: fit_index hands IndexText the targets it read while checking each line's form
+    # (_fitted_target); the document, and every removal after, is the one that reads them
+    rows = text.split("\n")
+    given_targets = [index_batch._fitted_target(row) for row in rows]
+    for t, row in zip(given_targets, rows, strict=True):
+        assert t is None or t == plain_entry_target(row)
+    read, told = IndexText(text), IndexText(text, given_targets)
+    assert told.by_target == read.by_target
+    for target in order:
+        read.remove(target, drop_emptied=True)
+        told.remove(target, drop_emptied=True)
+        assert told.text() == read.text()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["## H", "### G", "- [a](a.md) \u2014 x", "", "prose"]), max_size=14),
+    st.lists(st.integers(0, 13), max_size=14),
+)
+def test_the_heading_one_removed_line_empties_is_the_one_the_sets_find(
+    lines: list[str], removed: list[int]
+) -> None:
+    # plan41: emptied_by answers one position (a fit's drop, nearly always) without sets
+    sections = index_batch._Sections(lines)
+    gone: set[int] = set()
+    for pos in removed:
+        if pos >= len(lines) or pos in gone or not lines[pos].strip():
+            continue
+        gone.add(pos)
+        sections.gone(pos)
+        headings = {sections.heading_of[pos]} - {pos} - {-1}
+        expected = sorted((h for h in headings if sections.kept[h] == 0), reverse=True)
+        assert sections.emptied_by([pos]) == expected

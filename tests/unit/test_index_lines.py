@@ -187,3 +187,83 @@ def test_one_line_gives_the_entries_the_whole_text_reading_gives(line: str) -> N
     # byte-order mark can unload it); with a newline after it the whole pass runs (a lone CR
     # is left out: in a text with no LF it ends a line, as_lf's rule, so a newline changes it)
     assert parse_index(line) == parse_index(line + "\n")
+
+
+def test_an_entry_of_plain_parts_is_written_without_cleaning_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # plan41: a first plan formats a line for each unindexed memory (~1,350 on the bench dir),
+    # nearly all a plain title, target and hook that format_index_entry writes as they are
+    def refused(title: str) -> str:
+        raise AssertionError(f"cleaned {title!r}")
+
+    monkeypatch.setattr(index_lines, "_clean_title", refused)
+    line = format_index_entry("Deploy notes", "team/project_deploy.md", "how we ship, step 1")
+    assert line == "- [Deploy notes](team/project_deploy.md) \u2014 how we ship, step 1"
+    assert format_index_entry("T", "t.md", "") == "- [T](t.md)"
+
+
+_ENTRY_PARTS = st.lists(
+    st.sampled_from(
+        [
+            "a",
+            "Z",
+            "0",
+            "_",
+            ".",
+            "-",
+            "/",
+            ".md",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r",
+            "[",
+            "]",
+            "(",
+            ")",
+            "<",
+            ">",
+            "\\",
+            "\u00e9",
+            "\u3000",
+            "\u00a0",
+            "\x1f",
+            "\u2028",
+            "w" * 70,
+            "#",
+        ]
+    ),
+    max_size=6,
+).map("".join)
+
+
+# near the shortcut's edge: blanks at either end, double spaces, a hook past MAX_HOOK_CHARS,
+# an empty title or target, a name the gate refuses
+_PLAIN_PARTS = st.lists(
+    st.sampled_from(["a", "Z", "0", "_", ".", "-", "/", ".md", " ", "w" * 70]), max_size=6
+).map("".join)
+_PARTS = st.one_of(_ENTRY_PARTS, _PLAIN_PARTS)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_PARTS, _PARTS, _PARTS)
+def test_an_entry_written_as_given_is_the_one_cleaned_and_formatted(
+    title: str, target: str, hook: str
+) -> None:
+    # plan41's shortcut gives what cleaning the title, bracketing the target and shortening
+    # the hook give (or raises where they raise)
+    def outcome() -> str:
+        try:
+            return format_index_entry(title, target, hook)
+        except ValueError as why:
+            return f"ValueError: {why}"
+
+    fast = outcome()
+    original = index_lines._written_as_given
+    index_lines._written_as_given = lambda *parts: False  # the slow path
+    try:
+        assert outcome() == fast
+    finally:
+        index_lines._written_as_given = original
