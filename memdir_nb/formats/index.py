@@ -41,17 +41,15 @@ from memdir_nb.formats.index_lines import (
     IndexEntry,
     format_index_entry,
     in_style,
-    index_mentions,
     is_md_target,
     line_end_style,
-    line_mentions,
-    nested_target,
     parse_entry_line,
     parse_index,
     retarget_entry_line,
     shorten_hook,
     wiki_entry_memory,
 )
+from memdir_nb.formats.index_mentions import index_mentions, line_mentions, nested_target
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.moved_files import MovedFiles
 from memdir_nb.formats.wikilinks import LinkTargets

@@ -29,7 +29,9 @@ ENTRY_DASH = "\u2014"  # the em dash between link and hook
 __all__ = [
     "ENTRY_DASH",
     "MAX_HOOK_CHARS",
+    "MD_LINK",
     "NO_DESCRIPTION_HOOK",
+    "TICKED_MD",
     "URL_SCHEME",
     "IndexEntry",
     "entry_target",
@@ -38,7 +40,6 @@ __all__ = [
     "is_md_target",
     "line_end_style",
     "link_path",
-    "nested_target",
     "norm_target",
     "parse_entry_line",
     "parse_index",
@@ -77,7 +78,7 @@ class IndexEntry:
             return ""
         if self.wiki:
             return "as a [[name]] link"
-        return "in backticks" if _TICKED_MD.search(self.raw) else "as a plain name"
+        return "in backticks" if TICKED_MD.search(self.raw) else "as a plain name"
 
 
 # An index line points at a topic file when it holds a markdown link to a .md file, or a
@@ -91,12 +92,12 @@ class IndexEntry:
 # is no CommonMark link, but a model reading the index (Claude Code loads its text, links
 # unparsed) sees the file's path, and agents write such lines (real36). That target stops at a
 # parenthesis, an angle bracket, a quote or the line's end, so each '[' still reads its line once.
-_MD_LINK = re.compile(
+MD_LINK = re.compile(
     r"\[(?P<title>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]"
     r"\((?P<target><[^>\n]*>|[^()\s]*|[^()<>\"\s][^()<>\"\n]*?\.md(?:#[^()<>\"\s]*)?)"
     r"(?:\s+\"[^\"\n]*\")?\)"
 )
-_TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
+TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
 # A plain .md name that opens a line's content (after a list marker, a table pipe or a heading
 # mark, no word before it) and is followed by a hook separator or the line's end: agents told to
 # keep `- file.md: hook` lines write indexes of nothing else (realdata33). Read as a backticked
@@ -147,7 +148,7 @@ def _clean_title(title: str) -> str:
     """One line, with brackets turned into parentheses so the link syntax stays intact.
 
     A title ending in an odd run of backslashes (`C:\\`, `e\\`) gets one more: its last
-    backslash would escape the link's closing `]` (Markdown's rule, and `_MD_LINK`'s), so the
+    backslash would escape the link's closing `]` (Markdown's rule, and `MD_LINK`'s), so the
     line was written as no link at all, and every rebuild added the memory once more
     (security.md §39). Doubled, it shows as the one backslash it is.
     """
@@ -173,7 +174,7 @@ def _format_target(target: str) -> str:
 
     Whitespace is where a Markdown link's bare target stops (`\\s`: a no-break space, an
     ideographic space or a line separator as well as a space or a tab), so a name holding any
-    of them is bracketed: lines written here are links to every Markdown reader, and `_MD_LINK`
+    of them is bracketed: lines written here are links to every Markdown reader, and `MD_LINK`
     reads a blank inside a bare target only for the people and agents who write it so.
     """
     # `in` four times, not any() over a generator: a fit formats every line of the index
@@ -262,11 +263,11 @@ def _wiki_target(name: str) -> str:
 def _find_entry(line: str) -> _Found | None:
     """What makes line an entry: its first .md link, else a backticked .md name leading the
     line, else a plain one opening it, else its first `[[name]]` link; None when it is none."""
-    for m in _MD_LINK.finditer(line):
+    for m in MD_LINK.finditer(line):
         if is_md_target(m.group("target")):
             t = m.group("title").replace("\\]", "]").replace("\\[", "[")
             return _Found(m.group("target"), m.start("target"), m.end("target"), m.end(), t, "link")
-    ticked = next((t for t in _TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
+    ticked = next((t for t in TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
     if ticked is not None and _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
         a, b = ticked.span("target")
         return _Found(ticked.group("target"), a, b, ticked.end(), None, "ticked")
@@ -370,7 +371,7 @@ _PLAIN = _PLAIN_LEAD + ".-/"
 def plain_entry_target(line: str) -> str | None:
     """entry_target(line) for a line that starts `- [title](target)` with a plain target and a
     title holding no bracket or backslash (format_index_entry's line for a listed memory),
-    found without the search: _MD_LINK's first match starts at that `[` and ends at that
+    found without the search: MD_LINK's first match starts at that `[` and ends at that
     `)`. For a plain target, link_path is the target itself, no URL scheme matches (no colon)
     and control_problem finds nothing (printable ASCII), so is_md_target is the name gate's
     answer for its last part. None for any other line: no answer; ask entry_target."""
@@ -452,66 +453,3 @@ def parse_index(text: str) -> list[IndexEntry]:
         if entry is not None:
             entries.append(entry)
     return entries
-
-
-def line_mentions(line: str) -> list[str]:
-    """The .md names one index line holds besides its entry's target, in order: each Markdown
-    link's target and each backticked name, normalised.
-
-    Only the entry (parse_entry_line) can dangle. But the index is read by a model, and any
-    name on a line that names a memory file tells it the file is there: a second link on a line
-    (`— kbd: [wrapped](kbd.md)`), a table's backticked file column, "See `analysis.md` for the
-    investigation". Lint, the rebuild, the plan and the browser count such a file as listed.
-    """
-    if "`" not in line and line.count("](") < 2:
-        return []  # one link at most, and a line's only .md link is its entry
-    found = [(m.start(), m.group("target")) for m in _MD_LINK.finditer(line)]
-    found += [(t.start(), t.group("target")) for t in _TICKED_MD.finditer(line)]
-    names = [norm_target(t) for _, t in sorted(found) if is_md_target(t)]
-    own = entry_target(line)
-    if own in names:
-        names.remove(own)  # its first occurrence: the entry itself
-    return names
-
-
-def index_mentions(text: str) -> list[tuple[int, str]]:
-    """(line number, target) for every .md name of MEMORY.md text that is no line's entry
-    (line_mentions of each line), on the lines parse_index reads (entry_line_flags: no
-    frontmatter, block comment or fenced code); and a bare name listed under a folder's line
-    as that folder's file (nested_target)."""
-    text = as_lf(text)
-    prose = entry_line_flags(text)
-    lines = text.split("\n")
-    found: list[tuple[int, str]] = []
-    for no, line in enumerate(lines, start=1):
-        if prose[no - 1]:
-            found += [(no, target) for target in line_mentions(line)]
-            own = entry_target(line) if line[:1] in (" ", "\t") else None
-            nested = nested_target(lines, no, own) if own else None
-            if nested is not None:
-                found.append((no, nested))
-    return found
-
-
-_TICKED_FOLDER = re.compile(r"`(?P<folder>[^`\s]+/)`")
-
-
-def nested_target(lines: list[str], line_no: int, target: str) -> str | None:
-    """A bare name on an indented list line, joined to the folder its parent line names.
-
-    An index lists a subfolder's files under the folder's line ("- `memory/refs/` -- four
-    files:" then "  - `hooks.md` -- events"; real41): the name is that folder's file, and
-    lint, the rebuild and the plan count it as listed there. None for a name with a folder of
-    its own, or a line whose parent (the nearest line above it indented less) names no folder.
-    """
-    if "/" in target:
-        return None
-    line = lines[line_no - 1]
-    indent = len(line) - len(line.lstrip(" \t"))
-    for above in reversed(lines[: line_no - 1]):
-        if not above.strip():
-            continue
-        if len(above) - len(above.lstrip(" \t")) < indent:
-            m = _TICKED_FOLDER.search(above)
-            return m.group("folder") + target if m else None
-    return None

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from memdir_nb.formats.frontmatter import normalise_newlines, parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
-from memdir_nb.formats.index_lines import index_mentions, nested_target, wiki_entry_memory
+from memdir_nb.formats.index_lines import wiki_entry_memory
+from memdir_nb.formats.index_mentions import index_mentions, nested_target
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.formats.transcript_paths import other_project_memory_key
 from memdir_nb.formats.wikilinks import LinkTargets
@@ -152,7 +153,7 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
 
 def _nested_file(targets: IndexTargets, text: str, entry: IndexEntry) -> str | None:
     """The path of the file a bare name listed under a folder's line names there
-    (formats.index_lines.nested_target), or None."""
+    (formats.index_mentions.nested_target), or None."""
     if entry.linked or not entry.raw[:1].isspace():
         return None
     nested = nested_target(as_lf(text).split("\n"), entry.line_no, entry.target)

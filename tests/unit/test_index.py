@@ -40,7 +40,8 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.formats.index_batch import IndexText
 from memdir_nb.formats.index_caps import index_file_lines
-from memdir_nb.formats.index_lines import line_mentions, retarget_entry_line
+from memdir_nb.formats.index_lines import retarget_entry_line
+from memdir_nb.formats.index_mentions import line_mentions
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.moved_files import MovedFiles
 from memdir_nb.lint import lint_memory_dir

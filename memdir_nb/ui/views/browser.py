@@ -122,7 +122,7 @@ def _index_lines(memory_dir: Path, headers: list[MemoryHeader]) -> dict[str, str
         text = read_entrypoint(scope_dir, memory_dir=memory_dir)
         raw = as_lf(text).split("\n")  # the lines index_mentions numbers
         # an entry's line first, then a line that names the file besides its entry (lint
-        # counts both as listed: formats.index_lines.line_mentions)
+        # counts both as listed: formats.index_mentions.line_mentions)
         entries = parse_index(text)
         named = [(e.target, e.raw) for e in entries]
         named += [(target, raw[no - 1]) for no, target in index_mentions(text)]
