@@ -277,7 +277,9 @@ def _one_index_actions(
                     (IndexAdd(irel, rel, line),),  # where rebuild-index adds lines
                 )
             )
-    fit_act, after = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed)
+    fit_act, after = _fit_action(
+        root, texts, hashes, irel, [*actions, *new], in_scope, indexed, fit=fit
+    )
     if fit_act is None:
         return new
     # A line the fit drops again is no line to add (real39: a second dream proposed 65 lines
@@ -304,7 +306,9 @@ def _one_index_actions(
     (op,) = fit_act.ops
     assert isinstance(op, IndexFit)  # what _fit_action makes
     # the same files and lines listed: the same order, not sorted again
-    again = _fit_action(root, texts, hashes, irel, [*actions, *new], in_scope, indexed, op.order)
+    again = _fit_action(
+        root, texts, hashes, irel, [*actions, *new], in_scope, indexed, op.order, fit=fit
+    )
     return [*new, again[0]] if again[0] is not None else new
 
 
@@ -359,10 +363,13 @@ def _fit_action(
     in_scope: dict[str, _Mem],
     indexed: dict[str, int],
     order: tuple[str, ...] | None = None,
+    *,
+    fit: Fit = fit_index,
 ) -> tuple[PlanAction | None, str]:
     """7. the fit_index_caps action for index irel as actions leave it (None when it is under
-    both caps), and the index's text as they leave it; order: _fit_order(in_scope, indexed)
-    when the caller has it."""
+    both caps, or when a fit would change nothing), and the index's text as they leave it;
+    order: _fit_order(in_scope, indexed) when the caller has it; fit: as _one_index_actions's (the
+    plan's disk cache when it has one, so a new process does not fit an unchanged index)."""
     text = texts.get(irel) or ""
     probe = ConsolidationPlan(root, _touching(irel, actions), texts, hashes, 0.0)
     after = probe.result().get(irel, text) or ""
@@ -371,7 +378,7 @@ def _fit_action(
     if n_lines <= index.MAX_ENTRYPOINT_LINES and n_bytes <= index.MAX_ENTRYPOINT_BYTES:
         return None, after
     order = _fit_order(in_scope, indexed) if order is None else order
-    if fit_index(after, order) == after:
+    if fit(after, order) == after:
         return None, after  # nothing a fit may change (no link to shorten or drop): no action
     action = PlanAction(
         f"fit:{irel}",
