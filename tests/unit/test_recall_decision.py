@@ -292,3 +292,42 @@ def test_a_dense_model_file_under_the_byte_cap_is_refused_by_its_value_cap(
         ValueError, match=f"{path} holds up to 2,200,001 values, over the limit of 1,048,576"
     ):
         DecisionModel.load(path)
+
+
+def _lexical_rows() -> list[tuple[str, str | None, dict[str, float]]]:
+    """Two memories: one the pick model prefers, one the full-text channel matches best."""
+    liked = feature_values(0.6, 0.6, 2.0, 8.0, 0.3, saturation=5.0, coverage_window=0.3)
+    worded = feature_values(0.35, 0.6, 8.0, 8.0, 1.0, saturation=5.0, coverage_window=1.0)
+    return [("liked.md", None, liked), ("worded.md", None, worded)]
+
+
+def test_rule_t_keeps_the_best_full_text_match_past_the_expected_f_set() -> None:
+    rows = _lexical_rows()
+    model = _model(gate=0.01, beta=1.0, coefficients=(4.0, -30.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    assert [v.filename for v in decide(rows, model, limit=5) if v.selected] == ["liked.md"]
+    kept = decide(rows, dataclasses.replace(model, lexical_keep=1.0), limit=5)
+    assert [v.filename for v in kept if v.selected] == ["liked.md", "worded.md"]
+    assert "kept as the best full-text match" in kept[1].reason
+    # a window must hold at least lexical_keep of the query's IDF mass, and a slot be free
+    assert (
+        sum(v.selected for v in decide(rows, dataclasses.replace(model, lexical_keep=1.0), limit=1))
+        == 1
+    )
+    rows[1][2]["coverage_window"] = 0.9
+    assert (
+        sum(v.selected for v in decide(rows, dataclasses.replace(model, lexical_keep=1.0), limit=5))
+        == 1
+    )
+
+
+def test_rule_t_keeps_nothing_when_the_gate_is_closed() -> None:
+    model = _model(gate=0.999, lexical_keep=0.0)
+    assert not any(v.selected for v in decide(_lexical_rows(), model, limit=5))
+
+
+def test_rule_t_s_floor_is_read_from_and_written_to_the_model_file() -> None:
+    model = _model(lexical_keep=0.5)
+    assert DecisionModel.from_json(model.to_json()).lexical_keep == 0.5
+    assert "lexical_keep" not in _model().to_json()
+    with pytest.raises(ValueError, match="lexical_keep"):
+        _model(lexical_keep=1.5)
