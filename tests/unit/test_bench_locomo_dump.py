@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 from pathlib import Path
+from typing import Any
 
 import locomo
 import locomo_dump
@@ -12,7 +13,7 @@ import locomo_dump
 from memdir_nb.recall.semantic import SemanticSelector
 
 # A made-up conversation in LoCoMo's shape (no LoCoMo text): three sessions, two questions.
-SAMPLE = {
+SAMPLE: dict[str, Any] = {
     "sample_id": "conv-d",
     "conversation": {
         "session_1_date_time": "9:00 am on 1 May, 2023",
@@ -37,11 +38,11 @@ SAMPLE = {
 }
 
 
-def _dumped(tmp_path: Path) -> tuple[list[dict], dict[str, locomo.Tally]]:
+def _dumped(tmp_path: Path) -> tuple[list[dict[str, Any]], dict[str, locomo.Tally]]:
     haystack = locomo.conversation_dir(SAMPLE, tmp_path / "dirs")
     selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
     tallies = {name: locomo.Tally() for name in locomo.RANKERS}
-    dump: list[dict] = []
+    dump: list[dict[str, Any]] = []
     locomo.run_sample(SAMPLE, haystack, selector, tallies, random.Random(0), dump=dump)
     return dump, tallies
 
@@ -88,5 +89,6 @@ def test_the_ranking_is_cut_at_top(tmp_path: Path) -> None:
     selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
     explained = selector.score("Who ran a marathon?", haystack.headers)
     row = locomo_dump.question_row("conv-d", SAMPLE["qa"][1], set(), explained, [], top=2)
-    assert len(row["ranking"]) == 2 and row["gold_rank"] is None
+    ranking = row["ranking"]
+    assert isinstance(ranking, list) and len(ranking) == 2 and row["gold_rank"] is None
     assert row["hits"] == {"default": False, "ranking": False, "grep": False}
