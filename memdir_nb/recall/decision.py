@@ -77,8 +77,6 @@ class DecisionModel:
     gate_features: tuple[str, ...] = GATE_FEATURES
     fitted_on: str = ""
     full_text: DecisionModel | None = None  # the models for CJK queries (full-text features)
-    # Rule T (docs/selection.md, "Forty-second session"): see lexical_best_kept; None = off
-    lexical_keep: float | None = None
 
     def __post_init__(self) -> None:
         if len(self.coefficients) != len(self.features):
@@ -99,8 +97,6 @@ class DecisionModel:
             )
         if self.bm25_saturation <= 0:
             raise ValueError(f"bm25_saturation must be positive, got {self.bm25_saturation}")
-        if self.lexical_keep is not None and not 0.0 <= self.lexical_keep <= 1.0:
-            raise ValueError(f"lexical_keep (a share) must be in [0, 1], got {self.lexical_keep}")
 
     def probability(self, values: Mapping[str, float]) -> float:
         """P(relevant) for one memory's feature values (the pick model)."""
@@ -132,7 +128,6 @@ class DecisionModel:
             "gate": self.gate,
             "bm25_saturation": self.bm25_saturation,
             "fitted_on": self.fitted_on,
-            **({"lexical_keep": self.lexical_keep} if self.lexical_keep is not None else {}),
             **({"full_text": self.full_text.to_json()} if self.full_text else {}),
         }
 
@@ -160,7 +155,6 @@ class DecisionModel:
                 features=features,
                 gate_features=gate_features,
                 fitted_on=str(data.get("fitted_on", "")),
-                lexical_keep=None if (keep := data.get("lexical_keep")) is None else float(keep),  # type: ignore[arg-type]
                 full_text=(
                     cls.from_json(data["full_text"], source=f"{source} (full_text)")  # type: ignore[arg-type]
                     if data.get("full_text") is not None
@@ -395,30 +389,6 @@ def _below_gate(best: float, gate: float) -> str:
     return f"best evidence {math.floor(best * 1000) / 1000:.3f} < {gate:g}"
 
 
-def lexical_best_kept(
-    plain: Sequence[str],
-    features: Mapping[str, Mapping[str, float]],
-    size: int,
-    slots: int,
-    model: DecisionModel,
-) -> str | None:
-    """Rule T: the memory the answer also keeps past its best set of `size`, or None.
-
-    It is the plain memory with the best full-text score (`bm25_relative`, ties in `plain`'s
-    order), when that score is positive, the memory is not among the first `size`, a slot is
-    left of `slots`, and one of its windows holds at least `model.lexical_keep` of the query's
-    IDF mass (`coverage_window`). The caller asks only with the gate open.
-    """
-    floor = model.lexical_keep
-    if floor is None or size >= slots or not plain:
-        return None
-    best = max(range(len(plain)), key=lambda i: (features[plain[i]].get("bm25_relative", 0.0), -i))
-    values = features[plain[best]]
-    if best < size or values.get("bm25_saturated", 0.0) <= 0.0:
-        return None
-    return plain[best] if values.get("coverage_window", 0.0) >= floor else None
-
-
 def decide(
     candidates: Sequence[tuple[str, str | None, Mapping[str, float]]],
     model: DecisionModel,
@@ -435,8 +405,6 @@ def decide(
        decimals, so another machine's last float digits never swap two; then by filename), are
        picked up to the size k with the best expected F-beta (`best_set_size`); k is at least 1
        unless a warning already answers.
-    4. Rule T, when the model sets `lexical_keep`: the best full-text match is kept too
-       (`lexical_best_kept`).
     """
     rows = [c[2] for c in candidates]
     evidence = dict(zip([c[0] for c in candidates], model.evidences(rows), strict=True))
@@ -455,11 +423,6 @@ def decide(
             min_size=0 if kept else 1,
             max_size=max(0, limit - len(kept)),
         )
-    extra = (
-        lexical_best_kept(plain, {c[0]: c[2] for c in candidates}, size, limit - len(kept), model)
-        if gate_open and model.lexical_keep is not None
-        else None
-    )
     fb = f"F{model.beta:g}"
     verdicts: list[Verdict] = []
     for f in warnings:
@@ -481,12 +444,9 @@ def decide(
     for rank, f in enumerate(plain):
         if not gate_open:
             reason = closed
-        elif f == extra:
-            reason = f"probability {prob[f]:.2f}: kept as the best full-text match ({size} picked)"
         else:
             reason = f"probability {prob[f]:.2f}" + (inside if rank < size else outside)
-        picked = gate_open and (rank < size or f == extra)
-        verdicts.append(Verdict(f, prob[f], picked, reason, evidence[f]))
+        verdicts.append(Verdict(f, prob[f], gate_open and rank < size, reason, evidence[f]))
     for c in candidates:
         if c[1] == "usage":
             reason = "recent-tools rule: usage notes for a tool already in use (skipped)"
