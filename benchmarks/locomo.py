@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/locomo.py PATH/TO/locomo10.json [--conversations N] [--cache-dir D] [--json OUT]
-        [--layout conversation|pooled] [--no-shortlist]
+        [--layout conversation|pooled] [--no-shortlist] [--dump OUT.jsonl]
 
 Get `data/locomo10.json` by hand from the snap-research/LoCoMo repository. It is CC BY-NC 4.0:
 never commit it. The file's SHA-256 is checked first; another file is refused.
@@ -65,6 +65,7 @@ BENCH = Path(__file__).resolve().parent
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
+from locomo_dump import question_row, write_rows  # noqa: E402  (--dump's per-question rows)
 from recall_baselines import grep_rank  # noqa: E402  (the one grep baseline, both benchmarks)
 from recall_eval import rank_figures  # noqa: E402  (hit@5, recall@5, MRR: one definition)
 
@@ -268,12 +269,14 @@ def run_sample(
     betas: Sequence[float] = (),
     categories: Mapping[int, str] = CATEGORIES,
     extra: Mapping[str, Ranker] | None = None,
+    dump: list[dict] | None = None,
 ) -> None:
     """Score every answerable question of one conversation, asked of haystack, with every
     ranker (and the default under each F-beta of `betas`); its gold sessions are named
     prefix + session_filename(n). Answerable means a category among `categories`; `extra`
     adds rankers by name (each called with the question and the haystack, as
-    benchmarks/realtalk.py adds BM25)."""
+    benchmarks/realtalk.py adds BM25). With `dump`, one locomo_dump.question_row a question
+    is appended to it."""
     headers, bodies = haystack.headers, haystack.bodies
     known = set(bodies)
     for qa in sample["qa"]:
@@ -292,11 +295,14 @@ def run_sample(
             for e in sorted(explained, key=lambda e: (-e.lexical, e.filename))
             if e.lexical > 0
         ]
+        grep = grep_rank(question, bodies)
+        if dump is not None:
+            dump.append(question_row(sample["sample_id"], qa, gold, explained, grep))
         picks = {
             "default": default,
             "ranking": ranking,
             "lexical": lexical,
-            "grep": grep_rank(question, bodies),
+            "grep": grep,
             "random": rng.sample(sorted(known), min(K, len(known))),
         }
         for name, ranker in (extra or {}).items():
@@ -382,6 +388,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="compare every body with the query, in dirs of more than 40 memories too",
     )
+    parser.add_argument(
+        "--dump",
+        help="also write one JSON line per question here: the default's picks, the ranking's "
+        "top 10 with probabilities and features, grep's top 5 and the gold sessions",
+    )
     args = parser.parse_args(argv)
     if any(not beta > 0 for beta in args.beta):
         parser.error("--beta must be a positive number, such as 2 (F2 weighs recall twice)")
@@ -401,15 +412,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         tallies = {name: Tally() for name in (*RANKERS, *map(beta_name, args.beta))}
         rng = random.Random(args.seed)
         root = Path(tmp) / "dirs"
+        dump: list[dict] | None = [] if args.dump else None
         if args.layout == "pooled":
             pooled = pooled_dir(samples, root)
             for sample in samples:
                 prefix = pooled_prefix(sample)
-                run_sample(sample, pooled, selector, tallies, rng, prefix, args.beta)
+                run_sample(sample, pooled, selector, tallies, rng, prefix, args.beta, dump=dump)
         else:
             for sample in samples:
                 haystack = conversation_dir(sample, root)
-                run_sample(sample, haystack, selector, tallies, rng, betas=args.beta)
+                run_sample(sample, haystack, selector, tallies, rng, betas=args.beta, dump=dump)
+    if args.dump and dump is not None:
+        with Path(args.dump).open("w", encoding="utf-8") as handle:
+            write_rows(dump, handle)
     text = report(tallies, time.perf_counter() - start, args.layout)
     print(text)
     if args.json_out:
