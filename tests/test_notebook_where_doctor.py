@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.home.paths import sanitize_path
-from tests.support.fake_home import add_memory, make_world
-from tests.support.notebook_run import clean_printed_text, run_notebook
+from tests.support.notebook_run import clean_printed_text, run_notebook, users_memory_dir
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOK = REPO / "notebooks" / "10_where_and_doctor.ipynb"
@@ -23,15 +22,11 @@ NOTEBOOK = REPO / "notebooks" / "10_where_and_doctor.ipynb"
 def test_notebook_10_runs_clean_on_a_users_memory_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    w = make_world(tmp_path, repo=False)
-    mem = w.memory_dir_for(w.project)
-    add_memory(mem, "feedback_db.md")
+    w, mem = users_memory_dir(tmp_path, monkeypatch)
     with open(mem / "MEMORY.md", "a", encoding="utf-8") as fh:
         fh.write("- [Gone](feedback_gone.md) — deleted\n")
     (mem / "team").mkdir()
     os.mkfifo(mem / "team" / "MEMORY.md")
-    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
-    monkeypatch.setenv("HOME", str(w.home))
     text = clean_printed_text(run_notebook(NOTEBOOK, w.project))
     assert f"opened {mem}\n" in text  # fresh38: "opened <dir> " ended in a space off the demo
     assert "index-dangling" in text and "index-not-regular" in text
@@ -44,13 +39,9 @@ def test_notebook_10_explains_the_project_whose_memory_dir_memdir_nb_dir_names(
 ) -> None:
     # fresh36: run from another folder (lab/ in the checkout, as `make lab` runs it), the
     # notebook explained that folder's memory dir and noted the one asked about as another
-    w = make_world(tmp_path, repo=False)
-    mem = w.memory_dir_for(w.project)
-    add_memory(mem, "feedback_db.md")
+    w, _ = users_memory_dir(tmp_path, monkeypatch)
     elsewhere = tmp_path / "lab"
     elsewhere.mkdir()
-    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
-    monkeypatch.setenv("HOME", str(w.home))
     text = clean_printed_text(run_notebook(NOTEBOOK, elsewhere))
     assert f"project {w.project} (the project its key names)" in text
     assert "other-dir-checked" not in text and str(elsewhere) not in text
@@ -62,14 +53,9 @@ def test_notebook_10_says_the_key_names_no_folder_instead_of_explaining_the_work
 ) -> None:
     # lefts40: a dir whose project was moved or deleted (or copied from another machine): the
     # notebook explained the working folder's project as if it were the dir's
-    w = make_world(tmp_path, repo=False)
-    gone = tmp_path / "moved_away"
-    mem = w.memory_dir_for(gone)
-    add_memory(mem, "feedback_db.md")
+    _, mem = users_memory_dir(tmp_path, monkeypatch, project=tmp_path / "moved_away")
     elsewhere = tmp_path / "lab"
     elsewhere.mkdir()
-    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
-    monkeypatch.setenv("HOME", str(w.home))
     text = clean_printed_text(run_notebook(NOTEBOOK, elsewhere))
     assert f"opened {mem}\n" in text
     assert f"its key {mem.parent.name} names no folder on this machine" in text

@@ -20,7 +20,7 @@ from sweep_homes import home_tree, sweep_notebooks
 from sweep_notebooks import notebook_problems
 
 from memdir_nb.home.path_rules import sanitize_path
-from tests.support.fake_home import add_memory, make_world
+from tests.support.fake_home import add_memory
 from tests.support.home_shapes import (
     HomeShape,
     desktop_linux_backup,
@@ -28,7 +28,7 @@ from tests.support.home_shapes import (
     proxy_env_with_key,
 )
 from tests.support.kernels import execute_notebook
-from tests.support.notebook_run import clean_printed_text, run_notebook
+from tests.support.notebook_run import clean_printed_text, run_notebook, users_memory_dir
 from tests.support.session_homes import CLEAR_ONLY, CWD, LATE_MEMORY, build_picked_sessions_home
 
 nbclient = pytest.importorskip("nbclient")
@@ -136,15 +136,11 @@ def test_the_explore_notebook_names_an_agent_s_dir_by_its_agent_not_its_project(
     # fresh36: a project's .claude/agent-memory/<agent> dir was labelled with the project's
     # name, so its memories were counted with the project's and the index table listed the
     # project twice
-    w = make_world(tmp_path, repo=False)
-    mem = w.memory_dir_for(w.project)
-    add_memory(mem, "feedback_db.md")
+    w, mem = users_memory_dir(tmp_path, monkeypatch)
     add_memory(mem, "feedback_style.md")
     agent = w.project / ".claude" / "agent-memory" / "migrator"
     add_memory(agent, "project_backfill.md", type="project")
     (agent / "MEMORY.md").write_text("- [Backfill](project_backfill.md) — batches\n")
-    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
-    monkeypatch.setenv("HOME", str(w.home))
     nb = run_notebook(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", tmp_path, timeout=300)
     texts = ["".join(o.get("text", "") for o in c.get("outputs", [])) for c in nb.cells]
     per_project = next(t for t in texts if "stale_share" in t).splitlines()
@@ -163,11 +159,7 @@ def test_the_explore_notebook_names_the_claude_home_it_exports_by_its_path(
 ) -> None:
     # fresh37: it printed "exporting every memory dir of the Claude home .claude", the
     # folder's name, which every Claude home shares
-    w = make_world(tmp_path, repo=False)
-    mem = w.memory_dir_for(w.project)
-    add_memory(mem, "feedback_db.md")
-    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
-    monkeypatch.setenv("HOME", str(w.home))
+    _, mem = users_memory_dir(tmp_path, monkeypatch)
     nb = run_notebook(NOTEBOOKS / "09_explore_your_memory_dir.ipynb", tmp_path, timeout=300)
     printed = clean_printed_text(nb)
     claude_home = mem.parent.parent.parent

@@ -111,7 +111,7 @@ def _print_sessions(
     """The listing, project by project, or as JSON; 'No <what>.' when there is none."""
     metas = {s.path: _meta_of(s) for _, s in rows}
     if not args.show_secrets:  # a recap quoting a credential shows it redacted (attack40b)
-        rows = [(h, replace(s, recap=s.recap and redact_secrets(s.recap))) for h, s in rows]
+        rows = [(h, _redacted(s)) for h, s in rows]
     if args.json:
         print(
             dumps_output(
@@ -139,7 +139,9 @@ def _print_sessions(
             _say_line(f"  {terminal_name(owner):<40} (no transcript of its own; its agents:)")
         sessions.add(owner or s.session_id)
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
-        note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
+        # how the user knows the session (its credentials were redacted above, unless asked)
+        note = f"  {s.shown_title(show_secrets=True)}" if s.title else ""
+        note += f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
         note += f"  (fork of {terminal_name(s.forked_from)})" if s.forked_from else ""
         note += f"  (recap: {terminal_line(clip(one_line(s.recap), 72))})" if s.recap else ""
         meta = metas[s.path]
@@ -149,6 +151,14 @@ def _print_sessions(
         )
     _say(_listing_total([s for _, s in rows]))
     return 0
+
+
+def _redacted(s: SessionFile) -> SessionFile:
+    """s with its recap and title redacted (security.secret_scan): a name the user gave the
+    session, or a recap, may quote a credential."""
+    return replace(
+        s, recap=s.recap and redact_secrets(s.recap), title=s.title and redact_secrets(s.title)
+    )
 
 
 def _main_is_absent(agent_path: str, session_id: str) -> bool:

@@ -5,7 +5,9 @@ A compaction point is a ``system`` boundary record (``compact_boundary``,
 an old-style ``summary`` line, which is a title. 2.0.x files carry hundreds of ``summary`` lines
 naming other sessions' records: one is this session's only when its ``leafUuid`` is a record of
 this file, before or after it, or it names none (checked at the end, :meth:`Compactions.finish`).
-A count-only read (``SessionBuilder(count_only=True)``) keeps none of them.
+A count-only read (``SessionBuilder(count_only=True)``) keeps none of them, only what a listing
+shows of the summary titles: the last text of each of the latest SUMMARY_TITLE_LEAVES_MAX leaves
+named, so that :meth:`Compactions.finish` can tell `Session.summary_title` by the same rule.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memdir_nb.formats.session_model import CompactionPoint, Session
-from memdir_nb.spec.constants import SESSION_NOTE_MAX_CHARS
+from memdir_nb.spec.constants import SESSION_NOTE_MAX_CHARS, SUMMARY_TITLE_LEAVES_MAX
 from memdir_nb.spec.text import cap_text
 
 
@@ -25,6 +27,8 @@ class Compactions:
         self._session = session
         self._kept = kept  # off: a count-only read, which asks nothing of them
         self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
+        # count-only: each leaf's (hash; None: names none) last summary text, the latest last
+        self._titles: dict[int | None, str] = {}
 
     def point(
         self, kind: str, line_no: int, record: Mapping[str, Any], before_turn: int, text: str = ""
@@ -50,9 +54,10 @@ class Compactions:
 
     def summary(self, record: Mapping[str, Any], line_no: int, before_turn: int) -> None:
         """An old-style `summary` line: a title, kept until finish tells whose it is."""
-        if not self._kept:
-            return
         text = record.get("summary")
+        if not self._kept:
+            self._title_of_leaf(record.get("leafUuid"), str(text or ""))
+            return
         self.point("summary_title", line_no, record, before_turn, str(text or ""))
         leaf = record.get("leafUuid")
         if isinstance(leaf, str) and leaf:
@@ -60,8 +65,25 @@ class Compactions:
 
     def finish(self, uuids: set[int]) -> None:
         """Leave out the summary titles whose leafUuid is no record of this file (`uuids`: the
-        hashes of every record uuid read): titles the CLI keeps for other sessions."""
+        hashes of every record uuid read): titles the CLI keeps for other sessions. The last
+        own one that is not blank is `Session.summary_title` (a count-only read's too)."""
         foreign = {id(point) for point, leaf in self._summaries if leaf not in uuids}
+        s = self._session
         if foreign:
-            s = self._session
             s.compactions = [c for c in s.compactions if id(c) not in foreign]
+        own = [c.text for c in s.compactions if c.kind == "summary_title"]
+        if not self._kept:
+            own = [text for leaf, text in self._titles.items() if leaf is None or leaf in uuids]
+        s.summary_title = next((text for text in reversed(own) if text.strip()), None)
+
+    def _title_of_leaf(self, leaf: object, text: str) -> None:
+        """Count-only: keep text as the last summary naming leaf (the leaf made the latest);
+        past SUMMARY_TITLE_LEAVES_MAX leaves, the one named longest ago is let go. A blank
+        text is no title (finish passes over it), so it is not kept."""
+        if not text.strip():
+            return
+        key = hash(leaf) if isinstance(leaf, str) and leaf else None
+        self._titles.pop(key, None)
+        self._titles[key] = cap_text(text, SESSION_NOTE_MAX_CHARS)
+        if len(self._titles) > SUMMARY_TITLE_LEAVES_MAX:
+            del self._titles[next(iter(self._titles))]

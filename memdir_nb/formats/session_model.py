@@ -336,6 +336,11 @@ class Session:
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
     custom_titles: list[str] = field(default_factory=list)  # `custom-title` (/rename), each once
+    # the latest of each (a title written again, or back to an older one, is the one now), and
+    # the last old-style summary title that is the session's own (formats.session_compactions)
+    custom_title: str | None = None
+    ai_title: str | None = None
+    summary_title: str | None = None
     # the memory indexes the CLI says it loaded (2.1.25x `instructions` notes), each once, at most 8
     memory_indexes: list[str] = field(default_factory=list)
     # recaps, informational lines and mode records (formats.session_notices): never turns
@@ -412,8 +417,15 @@ class Session:
         custom = record.get("type") == "custom-title"
         titles = self.custom_titles if custom else self.ai_titles
         title = record.get("customTitle" if custom else "aiTitle")
-        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
-            titles.append(cap_text(title, SESSION_NOTE_MAX_CHARS))
+        if not isinstance(title, str) or not title.strip():
+            return
+        title = cap_text(title, SESSION_NOTE_MAX_CHARS)
+        if custom:
+            self.custom_title = title
+        else:
+            self.ai_title = title
+        if title not in titles and len(titles) < 32:
+            titles.append(title)
 
     def note_memory_indexes(self, paths: list[str]) -> None:
         """Add the memory indexes an attachment says were loaded (each once, at most 8)."""
@@ -442,6 +454,12 @@ class Session:
         none), then its `ai-title` records, each once."""
         summaries = [c.text for c in self.compactions if c.kind == "summary_title"]
         return self.custom_titles + summaries + self.ai_titles
+
+    @property
+    def title(self) -> str | None:
+        """The one title a listing shows: the latest name the user gave it (/rename), else the
+        latest `ai-title`, else its last own old-style summary title; None when it has none."""
+        return self.custom_title or self.ai_title or self.summary_title
 
     @property
     def context_resets(self) -> frozenset[int]:

@@ -25,6 +25,7 @@ from memdir_nb.home.moved_keys import moved_keys
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
 from memdir_nb.home.transcript_folders import WORKFLOWS_DIRNAME, project_transcripts
 from memdir_nb.home.transcript_head import read_transcript_head
+from memdir_nb.security.secret_scan import redact_secrets
 from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import (
     CACHE_MAX_BYTES,
@@ -34,10 +35,12 @@ from memdir_nb.spec.constants import (
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.spec.dates import utc_date
+from memdir_nb.spec.text import clip, one_line, terminal_line
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.line_reader import iter_lines
 
+TITLE_SHOWN_MAX_CHARS = 60  # a title in a listing's row, cut (the whole one is in --json)
 UNKNOWN_KIND = "unknown"  # a top-level transcript not read (or unreadable): main or teammate
 _PATH_INPUTS = ("file_path", "path", "notebook_path")  # tool inputs that name one file or folder
 
@@ -150,6 +153,16 @@ class SessionFile:
     kind: str = "main"
     forked_from: str | None = None  # the session a `/fork` copied its history from
     recap: str | None = None  # the last recap the CLI wrote on the user's return (away_summary)
+    title: str | None = None  # Session.title: its /rename name, else its latest ai-title, ...
+
+    def shown_title(self, width: int = TITLE_SHOWN_MAX_CHARS, *, show_secrets: bool = False) -> str:
+        """The title as a listing shows it: a credential in it redacted unless show_secrets
+        (a name the user typed may quote one), on one line, cut to width characters, every
+        control and bidi character an escape (spec.text.terminal_line); '' when it has none."""
+        if not self.title:
+            return ""
+        title = self.title if show_secrets else redact_secrets(self.title)
+        return terminal_line(clip(one_line(title), width))
 
     @property
     def date(self) -> str:
@@ -310,8 +323,9 @@ def iter_session_files(
 
 
 def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> list[SessionFile]:
-    """Every transcript of a Claude home; with read=True each is read for its turns and date,
-    else only a top-level one's head, for its kind (head_kind).
+    """Every transcript of a Claude home; with read=True each is read for its turns, date and
+    title, else only a top-level one's head, for its kind (head_kind), and no title: titles are
+    written anywhere in a file, again as they change, so a head cannot tell the latest.
 
     A transcript that cannot be read is listed with turns=None (and a top-level one's kind
     UNKNOWN_KIND), never dropped.
@@ -321,7 +335,7 @@ def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> 
 
 
 def described(info: SessionFile) -> SessionFile:
-    """info with what reading its transcript tells: turns, first date, bad lines and kind.
+    """info with what reading its transcript tells: turns, first date, bad lines, kind, title.
 
     A transcript that cannot be read is returned as it was given (turns=None). The file is
     read with a count-only builder (formats.session_builder): the same turns as read_session,
@@ -345,6 +359,7 @@ def described(info: SessionFile) -> SessionFile:
             "kind": session.kind,
             "forked_from": session.forked_from,
             "recap": session.notices.latest_recap,
+            "title": session.title,
         }
     )
 

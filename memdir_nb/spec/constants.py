@@ -141,6 +141,10 @@ SESSION_QUEUED_PROMPT_MAX_CHARS = 2_000  # a prompt typed while a turn ran (queu
 # A short note a session keeps: a `!` command, a local command's line, an API error, a title,
 # a compaction's summary.
 SESSION_NOTE_MAX_CHARS = 500
+# A session listing (a count-only read) keeps the last summary text of at most this many of the
+# leaves old-style `summary` lines name, the latest named, to tell which is the session's own
+# title at the end (2.0.x files hold hundreds naming other sessions' records)
+SUMMARY_TITLE_LEAVES_MAX = 1024
 # The memory timeline rebuilds a session's memory files by undoing and redoing its edits: the
 # texts it makes, and the text its edits search, stay within these many characters in all
 # (past either an edit is not rebuilt; a searched gigabyte is a second or two).

@@ -18,8 +18,9 @@ The rules (weeks run Monday to Sunday; `today` is the local date of the clock re
 
 A weekday written next to an absolute date ("Thursday 2026-03-05"), a recurring one ("every
 Monday", "Tuesdays", a range "Tuesday to Thursday", a recurring meeting's slot "Monday 10:00
-standup") and a generic one ("on a Friday", "any Friday") is not a relative date. A weekday
-with a clock time alone ("Thursday 14:00") is one: a one-off reads the same.
+standup"), a generic one ("on a Friday", "any Friday") and a kind of day ("Monday mornings",
+"bad Friday longs") is not a relative date. A weekday with a clock time alone ("Thursday
+14:00") is one: a one-off reads the same.
 """
 
 from __future__ import annotations
@@ -90,6 +91,12 @@ _RECURRING_BEFORE = re.compile(
     r"\b(?:every|each|on alternate|most|some|weekly|bi-?weekly|fortnightly|a|any|no)\s+$",
     re.IGNORECASE,
 )
+# After a weekday, a plural that makes it a kind of day, not one date: a part of the day ("peaks
+# on Monday mornings", "Tuesday afternoons are teaching") or a trading position ("bad Friday
+# longs", real41). Not after "the": "the Friday longs were stopped out" names one Friday's. No
+# other plural: "Monday works" is a verb, and "Hold Friday deploys" may name this week's
+# (docs/decisions.md, forty-second session, lefts42).
+_KIND_OF_DAY_AFTER = re.compile(r"\s(?:mornings|afternoons|evenings|nights|longs|shorts)\b")
 # Two weekdays as a range name a weekly schedule, not a date: "deploys run Tuesday to Thursday",
 # "on call Monday-Friday" (fresh34: a deploy window a project memory states as it should).
 _WEEKDAY_RANGE = re.compile(
@@ -218,6 +225,14 @@ def _a_meetings_slot(line: str, start: int, end: int) -> bool:
     return _EVENT_BEFORE.search(line, max(0, start - 40), start) is not None
 
 
+def _a_kind_of_day(line: str, start: int, end: int) -> bool:
+    """Whether the weekday at line[start:end] names a kind of day by the plural after it
+    ("Monday mornings", "Friday longs"), and no "the" makes it one day's (_KIND_OF_DAY_AFTER)."""
+    if _KIND_OF_DAY_AFTER.match(line, end) is None:
+        return False
+    return _THE_BEFORE.search(line, max(0, start - 12), start) is None
+
+
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order.
 
@@ -255,7 +270,7 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
             continue
         if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
             continue
-        if _a_meetings_slot(line, m.start(), m.end()):
+        if _a_meetings_slot(line, m.start(), m.end()) or _a_kind_of_day(line, m.start(), m.end()):
             continue
         if _weekday_anchored(line, m.start(), m.end()) or _set_apart(
             line, m.start(), m.end(), quoted

@@ -2,7 +2,8 @@
 
 The notebook tests that set MEMDIR_NB_DIR or HOME and then read what the cells printed share
 these steps: read the notebook, execute it with its working folder set, and check that no
-cell raised or wrote to stderr before the test reads the printed text.
+cell raised or wrote to stderr before the test reads the printed text. Most of them point the
+notebook at a user's memory dir first (users_memory_dir).
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbformat import NotebookNode
 
+from tests.support.fake_home import World, add_memory, make_world
 from tests.support.kernels import execute_notebook
 
 
@@ -28,3 +31,17 @@ def clean_printed_text(nb: NotebookNode) -> str:
     bad = [o for o in outputs if o.get("output_type") == "error" or o.get("name") == "stderr"]
     assert not bad, bad
     return "".join(o.get("text", "") for o in outputs if "text" in o)
+
+
+def users_memory_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, project: Path | None = None
+) -> tuple[World, Path]:
+    """A Claude home in tmp_path (fake_home.make_world, no git repository) and the memory dir
+    of project (else the world's project) in it, holding feedback_db.md; MEMDIR_NB_DIR names
+    that dir and HOME the world's home, as a user points a notebook at their own dir."""
+    world = make_world(tmp_path, repo=False)
+    mem = world.memory_dir_for(world.project if project is None else project)
+    add_memory(mem, "feedback_db.md")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(world.home))
+    return world, mem

@@ -2242,6 +2242,45 @@ def test_sessions_shows_a_sessions_last_recap_made_safe_to_print(tmp_path: Path)
     assert listed["recap"].startswith("Glaze log parser") and listed["turns"] == 2
 
 
+def _titled_session(home: Path, *titles: tuple[str, str]) -> None:
+    """A home of one session, `titled`, with the (record type, title) records after its turn."""
+    folder = home / "projects" / "-c"
+    folder.mkdir(parents=True)
+    w = RecordWriter("titled", "/c", "2026-05-01T10:00:00.000Z", seed="title")
+    w.prompt("make the glaze chart print")
+    w.response([{"type": "text", "text": "it prints"}])
+    for kind, title in titles:
+        field = "customTitle" if kind == "custom-title" else "aiTitle"
+        w.bookkeeping(kind, **{field: title, "sessionId": "titled"})
+    (folder / "titled.jsonl").write_text(w.text(), encoding="utf-8")
+
+
+def test_sessions_shows_the_name_the_user_gave_a_session_over_its_ai_title(tmp_path: Path) -> None:
+    _titled_session(tmp_path, ("ai-title", "Print the glaze chart"), ("custom-title", "glazes"))
+    _, row, _ = _one_listed_session(tmp_path, "titled")
+    assert row.endswith(" main          1.1 KB  glazes"), row
+
+
+def test_sessions_shows_a_hostile_title_on_its_row_with_every_control_an_escape(
+    tmp_path: Path,
+) -> None:
+    hostile = "Glaze \x1b]0;pwned\x07chart\rFAKE ROW \u202eevil\u2066 " + "x" * 100
+    _titled_session(tmp_path, ("ai-title", hostile))
+    lines, row, _ = _one_listed_session(tmp_path, "titled")
+    assert len(lines) == 3  # the project, the row, the total: the CR started no row of its own
+    # the CR is a line break, made a space (spec.text.one_line); the rest shown as escapes
+    assert "Glaze \\x1b]0;pwned\\x07chart FAKE ROW \\u202eevil\\u2066 x" in row
+    assert row.endswith("x\u2026")  # cut to fit the row
+    assert not any(ch in row for ch in "\x1b\x07\r\u202e\u2066")
+
+
+def test_sessions_json_carries_the_whole_title_of_each_session(tmp_path: Path) -> None:
+    long = "Print the glaze chart " + "and its legend " * 10
+    _titled_session(tmp_path, ("ai-title", "Glazes"), ("ai-title", long))
+    _, row, listed = _one_listed_session(tmp_path, "titled")
+    assert listed["title"] == long and "\u2026" in row
+
+
 def test_restore_previews_then_puts_back_a_forgotten_memory_by_its_name(tmp_path: Path) -> None:
     mem = build_forgotten_dir(tmp_path)
     listed = run_env("restore", str(mem)).stdout

@@ -131,6 +131,38 @@ def test_a_recurring_meetings_weekday_slot_is_not_a_relative_date(text: str) -> 
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "The cdn peaks at 4853 requests per second on Monday mornings.",  # the recall corpus
+        "Tuesday afternoons are teaching in term time.",
+        "Cut bad Friday longs before the close.",  # real41: a trading project's pattern
+        "Friday shorts into the weekend gap lose money.",
+    ],
+)
+def test_a_weekday_made_a_kind_of_day_by_the_plural_after_it_is_not_a_relative_date(
+    text: str,
+) -> None:
+    # lefts42: a part of the day or a trading position in the plural names every such day
+    assert find_relative_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("test on Monday", "Monday"),  # real41's true findings stay
+        ("URGENT Monday check", "Monday"),
+        ("The Friday longs were stopped out.", "Friday"),  # "the": one Friday's
+        ("Friday night is the cutover.", "Friday"),  # one night
+        ("Hold Friday deploys until the fix lands.", "Friday"),  # may be this week's
+        ("Monday works for the demo.", "Monday"),  # a verb after it
+        ("Exit after Friday close.", "Friday"),  # singular: left as found
+    ],
+)
+def test_a_weekday_before_any_other_word_stays_a_relative_date(text: str, phrase: str) -> None:
+    assert [h.phrase for h in find_relative_dates(text)] == [phrase]
+
+
+@pytest.mark.parametrize(
     ("text", "phrase"),
     [
         ("Client demo Thursday 14:00.", "Thursday"),  # a time alone: a one-off reads the same

@@ -57,6 +57,17 @@ def _tree(project_memdir: Path) -> dict[str, tuple[Any, ...]]:
     return snapshot(project_memdir, ignore=(), skip_dot_paths=True)
 
 
+def _the_merge(plan: ConsolidationPlan) -> PlanAction:
+    """The plan's one merge_duplicates action (the test fails when it has none, or more)."""
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    return merge
+
+
+def _append(path: Path, text: str) -> None:
+    """Add text at the end of a memory file."""
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
 @pytest.fixture()
 def messy(project_memdir: Path) -> Path:
     write_memory(
@@ -467,7 +478,7 @@ def test_numbered_runs_of_one_template_are_not_merged(project_memdir: Path) -> N
         text.replace("submitted.", "submitted (recorded twice)."), encoding="utf-8"
     )  # the same run's record written twice is still merged
     plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    merge = _the_merge(plan)
     assert "project_r3_chain.md" not in merge.files
 
 
@@ -1133,7 +1144,7 @@ def test_a_merge_drops_the_trashed_copys_line_from_the_agents_own_index(
         agent_index.read_text() + "- [Release train](project_release_train_copy.md) \u2014 copy\n"
     )
     plan = plan_consolidation(parent, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    merge = _the_merge(plan)
     assert merge.files[:2] == (
         "planner/project_release_train.md",
         copy.relative_to(parent).as_posix(),
@@ -1161,7 +1172,7 @@ def test_a_merge_never_joins_two_agents_folders_but_still_joins_one_agents_copie
     copy.write_text(train.read_text())
     os.utime(copy, (train.stat().st_mtime - 90, train.stat().st_mtime - 90))
     plan = plan_consolidation(parent, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    merge = _the_merge(plan)
     assert merge.files[:2] == ("planner/project_release_train.md", "planner/" + copy.name)
     assert not any(f.startswith("reviewer/") for f in merge.files)
 
@@ -1427,7 +1438,7 @@ def test_a_merge_drops_the_heading_it_emptied_never_one_a_person_left_empty(
         encoding="utf-8",
     )
     plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    merge = _the_merge(plan)
     assert merge.id == "merge:project_deploys.md"
     kept = "# Memory\n\n## Deploys\n- [Deploy rules](project_deploys.md) — by tag, never Friday\n\n"
     gone = "## Gone\n- [Old plan](project_old_plan.md) — the file was deleted\n"
@@ -1446,7 +1457,7 @@ def test_a_merge_points_the_links_to_the_merged_away_memory_at_the_one_that_abso
     root = real_dir("wikilinked")
     before = _tree(root)
     plan = plan_consolidation(root, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    merge = _the_merge(plan)
     assert merge.id == "merge:project_kiln_firing.md"
     assert "5 [[name]] link(s) to them in feedback_short_answers.md, reference_glaze_sheet.md" in (
         merge.summary
@@ -1477,25 +1488,15 @@ def test_a_merge_points_a_link_by_the_stem_without_its_type_too(
 ) -> None:
     # thirty-third session: a published dir links `[[no-fabrication]]` for
     # feedback_no-fabrication.md; here `[[kiln_schedule]]` for project_kiln_schedule.md
-    root = real_dir("wikilinked")
-    answers_path = root / "feedback_short_answers.md"
-    answers_path.write_text(
-        answers_path.read_text(encoding="utf-8") + "\nSee also [[kiln_schedule]].\n",
-        encoding="utf-8",
-    )
-    plan = plan_consolidation(root, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
-    answers = plan.result([merge])["feedback_short_answers.md"]
-    assert answers is not None
+    answers = _answers_after_the_merge(real_dir("wikilinked"), "\nSee also [[kiln_schedule]].\n")
     assert "See also [[kiln_firing]]." in answers and "kiln_schedule" not in answers
 
 
 def _answers_after_the_merge(root: Path, extra: str) -> str:
     """feedback_short_answers.md, with extra appended, as the plan's one merge leaves it."""
-    answers_path = root / "feedback_short_answers.md"
-    answers_path.write_text(answers_path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    _append(root / "feedback_short_answers.md", extra)
     plan = plan_consolidation(root, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    merge = _the_merge(plan)
     answers = plan.result([merge])["feedback_short_answers.md"]
     assert answers is not None
     return answers
@@ -1573,13 +1574,11 @@ def test_a_merge_points_markdown_links_to_the_merged_away_file_at_the_one_that_a
     # Markdown links). Now it is pointed in the plan (its text, `#part` and title kept), shown in
     # the diff and the summary, its old text kept in the dream's trash batch.
     root = real_dir("wikilinked")
-    answers_path = root / "feedback_short_answers.md"
-    answers_path.write_text(
-        answers_path.read_text(encoding="utf-8")
-        + '\nCooling: [the schedule](project_kiln_schedule.md#cooling "slow"), '
+    _append(
+        root / "feedback_short_answers.md",
+        '\nCooling: [the schedule](project_kiln_schedule.md#cooling "slow"), '
         "[again](./project_kiln_schedule.md), `[code](project_kiln_schedule.md)`, "
         "[the newer one](project_kiln_firing.md).\n",
-        encoding="utf-8",
     )
     (root / "team").mkdir()
     team_note = root / "team" / "reference_studio.md"
@@ -1591,7 +1590,7 @@ def test_a_merge_points_markdown_links_to_the_merged_away_file_at_the_one_that_a
     before = _tree(root)
 
     plan = plan_consolidation(root, now_ms=PLAN_NOW)
-    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    merge = _the_merge(plan)
 
     assert "3 Markdown link(s) to them in" in merge.summary
     assert {"feedback_short_answers.md", "team/reference_studio.md"} <= set(merge.files)
@@ -1780,7 +1779,7 @@ def test_a_repeat_plan_dates_a_merged_line_by_the_members_day_now(tmp_path: Path
 
     def merged_text() -> str:
         plan = plan_consolidation(tmp_path, now_ms=PLAN_NOW)
-        (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+        merge = _the_merge(plan)
         (write,) = [op for op in merge.ops if isinstance(op, WriteFile)]
         return write.text
 

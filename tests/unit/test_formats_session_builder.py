@@ -45,6 +45,7 @@ def session_of(lines: list[str], path: str = "") -> Session:
     assert counted.session_id == session.session_id
     assert counted.first_timestamp == session.first_timestamp
     assert counted.problems == session.problems
+    assert counted.title == session.title  # a listing shows the title a replay would
     return session
 
 
@@ -378,6 +379,44 @@ def test_a_name_the_user_gave_the_session_is_its_first_title() -> None:
     s = session_of(w.lines)
     assert s.custom_titles == ["theme work"]
     assert s.titles == ["theme work", "Add a dark theme"]
+
+
+def test_the_title_shown_is_the_latest_name_the_user_gave_before_any_ai_title() -> None:
+    w = _writer()
+    w.prompt("add a dark theme")
+    w.bookkeeping("custom-title", customTitle="theme work", sessionId="s1")
+    w.bookkeeping("custom-title", customTitle="dark mode", sessionId="s1")
+    _finished(w, "added")
+    w.bookkeeping("ai-title", aiTitle="Add a dark theme to the settings page", sessionId="s1")
+    assert session_of(w.lines).title == "dark mode"
+
+
+def test_the_title_shown_is_the_latest_ai_title_though_it_was_written_before() -> None:
+    # the CLI writes the title again as it changes, and may go back to an earlier one: the
+    # list of distinct titles keeps the first place of each, the title shown is the last written
+    w = _writer()
+    w.prompt("fix the parser")
+    w.bookkeeping("ai-title", aiTitle="Fix the parser", sessionId="s1")
+    w.bookkeeping("ai-title", aiTitle="Fix the parser and its tests", sessionId="s1")
+    _finished(w, "fixed")
+    w.bookkeeping("ai-title", aiTitle="Fix the parser", sessionId="s1")
+    s = session_of(w.lines)
+    assert s.titles == ["Fix the parser", "Fix the parser and its tests"]
+    assert s.title == "Fix the parser"
+
+
+def test_with_no_other_title_a_listing_shows_the_last_summary_title_that_is_its_own() -> None:
+    # a count-only read (session_of checks it gives the same title) keeps no compaction point
+    w = _writer()
+    w.bookkeeping("summary", summary="Early", leafUuid=None)
+    w.prompt("fix the parser")
+    w.response([{"type": "text", "text": "fixed"}])
+    leaf = json.loads(w.lines[-1])["uuid"]
+    w.bookkeeping("summary", summary="Parser fix", leafUuid=leaf)
+    w.bookkeeping("summary", summary="Another session's work", leafUuid="0000-not-in-this-file")
+    w.bookkeeping("summary", summary="   ", leafUuid=leaf)  # a blank one is no title
+    assert session_of(w.lines).title == "Parser fix"
+    assert session_of(w.lines[:1]).title == "Early"
 
 
 PEER = '<agent-message from="review">\nVERDICT: REVISE\n</agent-message>'

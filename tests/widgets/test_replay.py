@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -16,7 +17,7 @@ from memdir_nb.ui.demo.session import (
 )
 from memdir_nb.ui.demo.session_records import RecordWriter
 from memdir_nb.ui.widgets import ReplayView
-from tests.conftest import build_notices_session
+from tests.conftest import PASTED_GH_TOKEN, build_notices_session
 from tests.support.transcripts import cli_recalled, many_cli_picks
 
 
@@ -155,8 +156,28 @@ def test_the_picker_dates_each_session_by_its_first_record_as_the_sessions_comma
         os.utime(path, (later, later))
     v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
     labels = [label for label, _ in v.picker.options]
-    assert f"{sample.transcript.stem} (2026-05-12)" in labels
+    assert any(label.startswith(f"{sample.transcript.stem} (2026-05-12)") for label in labels)
     assert not any("2030-" in label for label in labels)
+
+
+def test_the_picker_shows_each_sessions_title_as_the_sessions_listing_does(
+    sample: DemoSession,
+) -> None:
+    # lefts42: `memdir-nb sessions` showed no title; the picker too named a session by its id
+    v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    (label,) = [label for label, path in v.picker.options if path == str(sample.transcript)]
+    assert label == f"{sample.transcript.stem} (2026-05-12)  Checkout clock fix and release freeze"
+    with sample.transcript.open("a", encoding="utf-8") as f:  # a name the user gave it (/rename)
+        f.write(
+            json.dumps({"type": "custom-title", "customTitle": f"key {PASTED_GH_TOKEN}"}) + "\n"
+        )
+    for show_secrets in (False, True):
+        v = ReplayView(
+            sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS, show_secrets=show_secrets
+        )
+        (label,) = [label for label, path in v.picker.options if path == str(sample.transcript)]
+        assert label.startswith(f"{sample.transcript.stem} (2026-05-12)  key ")
+        assert (PASTED_GH_TOKEN[:20] in label) is show_secrets
 
 
 def test_the_picker_names_a_subagent_by_the_description_in_its_meta_file(

@@ -224,11 +224,14 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
     return "".join(parts)
 
 
-def session_label(s: SessionFile) -> str:
+def session_label(s: SessionFile, *, show_secrets: bool = False) -> str:
     """The session picker's label: the session, the date of its first record and its kind
-    (a subagent's, a compaction agent's), then for a subagent what its meta file says it was
-    for (home.subagent_meta, as `memdir-nb sessions` lists it): plain text, one line."""
+    (a subagent's, a compaction agent's), its title (SessionFile.shown_title), then for a
+    subagent what its meta file says it was for (home.subagent_meta, as `memdir-nb sessions`
+    lists it): plain text, one line. A credential in the title is redacted unless show_secrets."""
     label = f"{s.session_id} ({s.date}{'' if s.kind == 'main' else ', ' + s.kind})"
+    if s.title:  # its name (/rename) or the CLI's title for it, as `memdir-nb sessions` shows it
+        label += f"  {s.shown_title(show_secrets=show_secrets)}"
     if s.problems:  # as `memdir-nb sessions` notes a damaged transcript (attack39)
         label += f"  ({plural(s.problems, 'bad line')})"
     meta = subagent_meta(s.path) if s.kind == "subagent" else None

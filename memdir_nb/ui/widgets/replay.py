@@ -67,7 +67,7 @@ class ReplayView(MemdirView):
         self.replay: SessionReplay | None = None
         offered = view.sessions_beside(self.memory_dir)
         # option labels are plain text named by files in the home: shown as the CLI shows them
-        options = [(view.session_label(s), s.path) for s in offered]
+        options = [(view.session_label(s, show_secrets=show_secrets), s.path) for s in offered]
         if transcript is not None and os.fspath(transcript) not in [p for _, p in options]:
             shown = terminal_line(os.path.basename(os.fspath(transcript)))
             options.insert(0, (shown, os.fspath(transcript)))
