@@ -101,14 +101,16 @@ class AnthropicSelector:
         """The SDK client, built on first use (the SDK reads ANTHROPIC_API_KEY if no key was given)."""
         with self._client_lock:
             if self._client is None:
-                import anthropic
+                # local: it imports the SDK and httpx2 (about a second), needed only once a client is
+                # built; its module bounds every reply in time and bytes
+                from memdir_nb.security.api_replies import messages_client
 
                 kwargs: dict[str, Any] = {"timeout": self.timeout, "max_retries": self.max_retries}
                 if self._api_key is not None:
                     kwargs["api_key"] = self._api_key
                 if self._base_url is not None:
                     kwargs["base_url"] = self._base_url
-                self._client = anthropic.Anthropic(**kwargs)
+                self._client = messages_client(**kwargs)
             return self._client
 
     def build_request(
@@ -192,7 +194,7 @@ def describe_api_error(err: BaseException) -> str:
     import anthropic
 
     if isinstance(err, anthropic.APITimeoutError):
-        return f"request timed out: {err}"
+        return f"request timed out: {err.__cause__ or err}"
     if isinstance(err, anthropic.APIStatusError):
         detail = err.message
         return f"HTTP {err.status_code} from the Messages API: {detail}"
