@@ -22,11 +22,12 @@ import pytest
 
 from memdir_nb.recall import AnthropicSelector
 from memdir_nb.spec.constants import MESSAGES_REPLY_MAX_BYTES
+from memdir_nb.spec.quoted import SHOWN_TEXT_MAX
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.toolloop.agent_loop import client_from_config, run_tool_loop
 from tests.support import write_memory
 from tests.support.child_env import child_env
-from tests.support.messages_api import MessagesAPIServer, Reply, message_body
+from tests.support.messages_api import MessagesAPIServer, Reply, error_reply, message_body
 
 NOW = 1_760_000_000_000.0
 PICK = json.dumps({"selected_memories": ["feedback_testing.md"]})
@@ -143,3 +144,24 @@ def test_the_recall_command_refuses_a_compressed_reply(
     assert done.returncode == 0, done.stderr
     assert "Real DB in tests" not in done.stdout
     assert "clearly helps" in done.stdout
+
+
+def test_a_servers_error_text_is_quoted_cut_and_with_its_controls_escaped(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
+    """The reason the selector keeps quotes the server: an error body's message (a body that
+    is not JSON came through with its controls), or a stop_reason of any length. It is shown in
+    the recall widget and the session's notes."""
+    link = "\x1b]8;;http://elsewhere.example\x1b\\click\x1b]8;;\x1b\\"
+    api.enqueue(
+        error_reply(400, link + "A" * 100_000),
+        _reply(json.dumps(message_body([], stop_reason=link + "B" * 100_000)).encode()),
+        Reply(400, link + "C" * 100_000, headers={"content-type": "text/plain"}),
+    )
+    selector = _selector(api)
+    for _ in range(3):
+        assert selector.select("tests and databases", scan_memory_files(memory_dir)) == []
+        reason = selector.last_error or ""
+        assert "\x1b" not in reason
+        assert len(reason) <= 2 * SHOWN_TEXT_MAX
+        assert "characters left out" in reason or "..." in reason
