@@ -46,7 +46,7 @@ class ReplyRefused(httpx2.TransportError):
 
 def messages_client(**client_options: Any) -> anthropic.Anthropic:
     """An `anthropic.Anthropic` whose replies are bounded (the caller's own http_client is kept)."""
-    if "http_client" not in client_options:
+    if client_options.get("http_client") is None:  # None too: the SDK would build its own
         client_options["http_client"] = BoundedReplyClient()
     return anthropic.Anthropic(**client_options)
 

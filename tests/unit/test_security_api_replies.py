@@ -20,6 +20,8 @@ def test_a_request_with_no_read_timeout_has_no_deadline() -> None:
 def test_the_package_client_is_bounded_and_a_callers_own_http_client_is_kept() -> None:
     ours = messages_client(api_key="sk-test", base_url="http://127.0.0.1:9")
     assert isinstance(ours._client, BoundedReplyClient)
+    unset = messages_client(api_key="sk-test", base_url="http://127.0.0.1:9", http_client=None)
+    assert isinstance(unset._client, BoundedReplyClient)
     theirs = httpx2.Client()
     given = messages_client(api_key="sk-test", base_url="http://127.0.0.1:9", http_client=theirs)
     assert given._client is theirs
