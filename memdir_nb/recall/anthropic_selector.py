@@ -17,6 +17,7 @@ from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.recall.base import RecallCancelled, check_headers, keep_known_filenames
 from memdir_nb.spec.constants import DEFAULT_MODEL, MAX_RELEVANT_MEMORIES, MODEL_REPLY_MAX_BYTES
+from memdir_nb.spec.quoted import shown_text, shown_value
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader
@@ -101,14 +102,16 @@ class AnthropicSelector:
         """The SDK client, built on first use (the SDK reads ANTHROPIC_API_KEY if no key was given)."""
         with self._client_lock:
             if self._client is None:
-                import anthropic
+                # local: it imports the SDK and httpx2 (about a second), needed only once a client is
+                # built; its module bounds every reply in time and bytes
+                from memdir_nb.security.api_replies import messages_client
 
                 kwargs: dict[str, Any] = {"timeout": self.timeout, "max_retries": self.max_retries}
                 if self._api_key is not None:
                     kwargs["api_key"] = self._api_key
                 if self._base_url is not None:
                     kwargs["base_url"] = self._base_url
-                self._client = anthropic.Anthropic(**kwargs)
+                self._client = messages_client(**kwargs)
             return self._client
 
     def build_request(
@@ -188,18 +191,22 @@ def _cancel_guard(cancel: threading.Event) -> Any:
 
 
 def describe_api_error(err: BaseException) -> str:
-    """A one-line reason naming the failure kind, e.g. 'HTTP 500 api_error: ...'."""
+    """A one-line reason naming the failure kind, e.g. 'HTTP 500 api_error: ...'.
+
+    The server's own words are in it (an error body's message, up to a whole reply's 8 MiB,
+    controls and all), so the reason is quoted as spec.quoted quotes what it did not write: cut,
+    every control a visible escape. It is shown in the recall widget and the session's notes."""
     import anthropic
 
     if isinstance(err, anthropic.APITimeoutError):
-        return f"request timed out: {err}"
-    if isinstance(err, anthropic.APIStatusError):
-        detail = err.message
-        return f"HTTP {err.status_code} from the Messages API: {detail}"
-    if isinstance(err, anthropic.APIConnectionError):
-        cause = err.__cause__
-        return f"connection error: {cause or err}"
-    return f"{type(err).__name__}: {err}"
+        reason = f"request timed out: {err.__cause__ or err}"
+    elif isinstance(err, anthropic.APIStatusError):
+        reason = f"HTTP {err.status_code} from the Messages API: {err.message}"
+    elif isinstance(err, anthropic.APIConnectionError):
+        reason = f"connection error: {err.__cause__ or err}"
+    else:
+        reason = f"{type(err).__name__}: {err}"
+    return shown_text(reason)
 
 
 def parse_selection(response: Any) -> list[str]:
@@ -214,7 +221,7 @@ def parse_selection(response: Any) -> list[str]:
     ]
     raw = "".join(texts).strip()
     if not raw:
-        raise ValueError(f"the reply had no text to parse (stop_reason {stop_reason!r})")
+        raise ValueError(f"the reply had no text to parse (stop_reason {shown_value(stop_reason)})")
     try:
         data = loads_bounded(raw, max_bytes=MODEL_REPLY_MAX_BYTES, what="the reply")
     except JSONLimitError as err:

@@ -231,6 +231,9 @@ SHELL_SUBSHELL_MAX_DEPTH = 64
 # (settings files use SETTINGS_READ_MAX_BYTES, the journal STORE_JOURNAL_MAX_BYTES).
 TRASH_MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # a dream batch's .trash/<batch>/manifest.json
 MODEL_REPLY_MAX_BYTES = 1024 * 1024  # a model's JSON answer (the recall selector's pick)
+# One Messages API reply's body as it comes over HTTP (security.api_replies): far above what the
+# largest output (128k tokens, every character escaped) and its thinking make, far below memory.
+MESSAGES_REPLY_MAX_BYTES = 8 * 1024 * 1024
 PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a model download
 # The largest file that is not a memory (nor an index) a notebook's scratch copy of a memory dir
 # takes (storage.scratch_copy): the most any memory route reads of such a file in the dir (the

@@ -57,7 +57,9 @@ class MissingAPIKeyError(ValueError):
 
 
 def client_from_config(config: Any = None, **client_options: Any) -> Any:
-    """An anthropic.Anthropic client built from config.anthropic_api_key (config None: from the environment)."""
+    """An anthropic.Anthropic client built from config.anthropic_api_key (config None: from the environment).
+
+    Built by security.api_replies, so each reply is bounded in time and bytes."""
     if config is None:
         config = MemdirConfig.from_environment()
     key = getattr(config, "anthropic_api_key", None)
@@ -66,9 +68,11 @@ def client_from_config(config: Any = None, **client_options: Any) -> Any:
             "no Anthropic API key: set ANTHROPIC_API_KEY in the environment (or pass a MemdirConfig "
             "with anthropic_api_key, or an anthropic client as client=) to run the extractor"
         )
-    import anthropic
+    # local: it imports the SDK and httpx2 (about a second), needed only once a client is
+    # built; its module bounds every reply in time and bytes
+    from memdir_nb.security.api_replies import messages_client
 
-    return anthropic.Anthropic(api_key=key, **client_options)
+    return messages_client(api_key=key, **client_options)
 
 
 def run_tool_loop(

@@ -510,6 +510,25 @@ def test_only_storage_programs_finds_a_program_and_only_its_users_start_one() ->
         assert PROGRAMS in source, f"{name} starts programs without storage.programs"
 
 
+CLIENT_MAKER = "memdir_nb.security.api_replies"
+
+
+def test_only_security_api_replies_makes_an_anthropic_client() -> None:
+    """The SDK's timeout bounds each read, never a whole reply, and the SDK reads and unpacks a
+    reply whole: security.api_replies.messages_client builds every client the package sends
+    with over a client that holds each reply to a deadline, a byte cap and no compression."""
+    makers = []
+    for name, tree in _modules():
+        if name == CLIENT_MAKER:
+            continue
+        for dotted, call in _calls(tree):
+            if dotted in {"anthropic.Anthropic", "Anthropic", "anthropic.DefaultHttpxClient"}:
+                makers.append(f"{name}:{call.lineno} {dotted}")
+        if _imported_names(tree, "anthropic") & {"Anthropic", "DefaultHttpxClient"}:
+            makers.append(f"{name}: from anthropic import a client")
+    assert makers == []
+
+
 def test_every_home_named_here_exists() -> None:
     """The homes these tests allow are real modules (a rename would leave a test passing on a
     name that no longer exists)."""
@@ -526,6 +545,7 @@ def test_every_home_named_here_exists() -> None:
         *ENVIRONMENT_USERS,
         *PROGRAM_STARTERS,
         PROGRAMS,
+        CLIENT_MAKER,
     }
     assert homes - known == set()
     assert Path(PACKAGE / "storage").is_dir()

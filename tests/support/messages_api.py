@@ -58,6 +58,11 @@ class Reply:
     delay_s: float = 0.0  # sleep before answering (cut short when the server stops)
     hold: threading.Event | None = None  # wait for this event before answering
     hold_timeout_s: float = 30.0
+    # the body goes out one byte at a time with this pause between bytes (a server or proxy
+    # that sends too slowly for any whole-reply deadline, but fast enough for a per-read one)
+    trickle_s: float = 0.0
+    # False: no content-length; the body ends when the connection closes (counted as it comes)
+    length_header: bool = True
 
 
 ReplySource = Reply | Callable[[RecordedRequest], Reply]
@@ -300,15 +305,29 @@ class MessagesAPIServer:
                     self.send_header(
                         "content-type", reply.headers.get("content-type", content_type)
                     )
-                    self.send_header("content-length", str(len(payload)))
+                    if reply.length_header:
+                        self.send_header("content-length", str(len(payload)))
+                    else:
+                        self.send_header("connection", "close")
+                        self.close_connection = True
                     self.send_header("request-id", f"req_{uuid.uuid4().hex[:16]}")
                     for key, value in reply.headers.items():
                         if key.lower() != "content-type":
                             self.send_header(key, value)
                     self.end_headers()
-                    self.wfile.write(payload)
+                    self._write_body(payload, reply.trickle_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout or cancellation); nothing to answer
+
+            def _write_body(self, payload: bytes, trickle_s: float) -> None:
+                if not trickle_s:
+                    self.wfile.write(payload)
+                    return
+                for i in range(len(payload)):
+                    if api._stopping.wait(trickle_s):
+                        return
+                    self.wfile.write(payload[i : i + 1])
+                    self.wfile.flush()
 
             do_POST = _handle
             do_GET = _handle

@@ -1,0 +1,204 @@
+"""The one maker of Anthropic SDK clients: every Messages API reply is bounded in time and bytes.
+
+The SDK's `timeout` is httpx's: it bounds each read, each write and the connect, never a whole
+reply. A server (or a proxy on the way) that sends one byte every few seconds keeps a request
+going for as long as it likes; `memdir-nb recall --selector anthropic`, whose timeout is 20 s,
+was still waiting after two minutes on such a reply (forty-second session). The SDK also reads a
+reply whole before anything looks at it, and httpx decodes a compressed one whole: a 500 MB
+reply took 67 s and 596 MB of memory, and 2 MB of gzip that unpacks to 2 GB took 4 GB.
+
+`messages_client` builds every client the package sends requests with (the recall selector,
+the extraction's and dream's tool loops) over `BoundedReplyClient`, which holds each attempt to:
+
+- the request's own timeout (the largest of its phases) as a deadline for the whole attempt,
+  headers and body alike. At the deadline the connection's socket is shut, the blocked read
+  returns, and the attempt ends as `httpx2.ReadTimeout`, which the SDK retries up to its
+  `max_retries` and then raises as `APITimeoutError`. A request made with no read timeout has no
+  deadline. Connections are not kept alive, so every attempt's socket is its own;
+- `MESSAGES_REPLY_MAX_BYTES` of body, checked against `content-length` before reading and
+  counted as the bytes arrive (`ReplyRefused` past it);
+- no compression: the request asks for `identity`, and a reply that comes compressed anyway is
+  refused before its body is read, since what it unpacks to is not known until it is unpacked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import anthropic
+import httpx2
+
+from memdir_nb.spec.constants import MESSAGES_REPLY_MAX_BYTES
+
+Trace = Callable[[str, dict[str, Any]], None]
+# httpcore2's trace events whose return value is the connection's stream (a plain socket, then
+# the TLS one wrapped around it); the prefix is the module's ("connection", "proxy", "socks").
+_STREAM_EVENTS = (".connect_tcp.complete", ".start_tls.complete")
+
+
+class ReplyRefused(httpx2.TransportError):
+    """A reply past the byte cap, or compressed though `identity` was asked, left unread."""
+
+
+def messages_client(**client_options: Any) -> anthropic.Anthropic:
+    """An `anthropic.Anthropic` whose replies are bounded (the caller's own http_client is kept)."""
+    if client_options.get("http_client") is None:  # None too: the SDK would build its own
+        client_options["http_client"] = BoundedReplyClient()
+    return anthropic.Anthropic(**client_options)
+
+
+def reply_deadline(timeout: dict[str, float | None]) -> float | None:
+    """Seconds one attempt may take in all: the largest phase of its timeout (None: no read limit)."""
+    if timeout.get("read") is None:
+        return None
+    return float(max(v for v in timeout.values() if v is not None))
+
+
+class _Deadline:
+    """Shuts the sockets of one attempt when its time is up, so a trickling read returns."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.expired = False
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._timer: threading.Timer | None = None
+        if seconds is not None:
+            self._timer = threading.Timer(seconds, self._expire)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def message(self) -> str:
+        return (
+            f"no whole reply within {self.seconds:g} s (the request's timeout, held as a deadline "
+            "for the whole reply: the server kept the connection open but sent too slowly)"
+        )
+
+    def trace(self, inner: Trace | None) -> Trace:
+        """A trace hook that notes each stream the attempt opens, then calls the caller's hook."""
+
+        def hook(event: str, info: dict[str, Any]) -> None:
+            if event.endswith(_STREAM_EVENTS) and info.get("return_value") is not None:
+                sock = info["return_value"].get_extra_info("socket")
+                if isinstance(sock, socket.socket):
+                    with self._lock:
+                        self._sockets.append(sock)
+                        if self.expired:
+                            _shut(sock)
+            if inner is not None:
+                inner(event, info)
+
+        return hook
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._sockets:
+                _shut(sock)
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        with self._lock:
+            self._sockets.clear()
+
+
+def _shut(sock: socket.socket) -> None:
+    # socket.socket's own shutdown, also for a TLS socket: SSLSocket.shutdown would drop its SSL
+    # object under the thread still reading from it
+    with contextlib.suppress(OSError):  # closed already: the attempt ended on its own
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+
+class _BoundedStream(httpx2.SyncByteStream):
+    """A reply body counted as it arrives; its close stops the attempt's deadline."""
+
+    def __init__(
+        self, inner: httpx2.SyncByteStream, deadline: _Deadline, request: httpx2.Request
+    ) -> None:
+        self._inner = inner
+        self._deadline = deadline
+        self._request = request
+
+    def __iter__(self) -> Iterator[bytes]:
+        total = 0
+        try:
+            for chunk in self._inner:
+                total += len(chunk)
+                if total > MESSAGES_REPLY_MAX_BYTES:
+                    raise ReplyRefused(_too_large(f"more than {total:,}"), request=self._request)
+                yield chunk
+        except ReplyRefused:
+            raise
+        except Exception as err:
+            if self._deadline.expired:
+                raise httpx2.ReadTimeout(self._deadline.message(), request=self._request) from err
+            raise
+
+    def close(self) -> None:
+        self._deadline.stop()
+        self._inner.close()
+
+
+def _too_large(size: str) -> str:
+    return (
+        f"the reply was {size} bytes, over the {MESSAGES_REPLY_MAX_BYTES:,}-byte limit of one "
+        "Messages API reply; it was not read"
+    )
+
+
+def _refusal(response: httpx2.Response) -> str | None:
+    """Why a reply is refused on its headers alone, or None."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        return (
+            f"the reply came compressed ({encoding!r}) though the request asked for none; it was "
+            "not unpacked, since what it unpacks to is not known until it is"
+        )
+    length = response.headers.get("content-length", "").strip()
+    if length.isdigit() and int(length) > MESSAGES_REPLY_MAX_BYTES:
+        return _too_large(f"{int(length):,}")
+    return None
+
+
+class BoundedReplyClient(anthropic.DefaultHttpxClient):
+    """The SDK's default HTTP client, each attempt held to a deadline, a byte cap and no compression."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("limits", httpx2.Limits(max_keepalive_connections=0))
+        super().__init__(**kwargs)
+
+    def send(
+        self, request: httpx2.Request, *, stream: bool = False, **kwargs: Any
+    ) -> httpx2.Response:
+        timeout = request.extensions.get("timeout") or self.timeout.as_dict()
+        deadline = _Deadline(reply_deadline(timeout))
+        request.headers["accept-encoding"] = "identity"
+        request.extensions = {
+            **request.extensions,
+            "trace": deadline.trace(request.extensions.get("trace")),
+        }
+        try:
+            response = super().send(request, stream=True, **kwargs)
+        except Exception as err:
+            deadline.stop()
+            if deadline.expired:
+                raise httpx2.ReadTimeout(deadline.message(), request=request) from err
+            raise
+        assert isinstance(response.stream, httpx2.SyncByteStream)  # a sync client's reply
+        response.stream = _BoundedStream(response.stream, deadline, request)
+        refusal = _refusal(response)
+        if refusal is not None:
+            response.close()
+            raise ReplyRefused(refusal, request=request)
+        if not stream:
+            try:
+                response.read()
+            except BaseException:
+                response.close()
+                raise
+        return response
