@@ -1378,6 +1378,28 @@ def build_unlinked_over_cap_dir(root: Path) -> Path:
     return mem
 
 
+def build_long_title_unlisted_dir(root: Path) -> Path:
+    """A memory the index does not list, titled in 60 characters with a 142-character
+    description (real42: a 56-character title and a 140-character hook; the rebuild and the
+    dream added its line at 225 characters, and the next plan offered to shorten it), beside
+    one listed memory."""
+    title = "Open studio weekend: eight glaze demos still waiting for a slot"
+    hook = (
+        "eight short glaze demos are drafted for the open studio weekend and none is on the "
+        "schedule yet; ask about them at the start of each session"
+    )
+    _put(root / "project_open_studio_demos.md", flat_memory(title, hook, "project", hook + "."))
+    _put(
+        root / "reference_clay.md",
+        flat_memory("Clay supplier", "the co-op", "reference", "Tuesdays, in 25 lb bags."),
+    )
+    _put(
+        root / "MEMORY.md",
+        "# Studio memory\n\n- [Clay supplier](reference_clay.md) \u2014 the co-op, Tuesdays\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1423,6 +1445,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "backtest-notes": build_backtest_notes_dir,
     "folder-listed-index": build_folder_listed_index_dir,
     "unlinked-over-cap": build_unlinked_over_cap_dir,
+    "long-title-unlisted": build_long_title_unlisted_dir,
 }
 
 
