@@ -1378,6 +1378,53 @@ def build_unlinked_over_cap_dir(root: Path) -> Path:
     return mem
 
 
+def build_erp_notes_dir(root: Path) -> Path:
+    """An ERP deployment's memories (real42): a guard that leaves some warehouses alone, listed
+    by name (one is "WIP", the work-in-progress store), and the outgoing mail settings, whose
+    password line says what the password is like. Neither is task state or a credential; a
+    task marked WIP is still task state."""
+    _put(
+        root / "project_transfer_guard.md",
+        flat_memory(
+            "Transfer guard",
+            "stock transfers out of the main store need a QC sign-off",
+            "project",
+            "The guard runs on every stock transfer from the main store.\n"
+            "- The other stores (Spares, Finished Goods, WIP, Goods In Transit) are not guarded.\n"
+            "- Material issued to a job moves to the WIP warehouse.\n\n"
+            "**Why:** two bad batches shipped unchecked.\n\n"
+            "**How to apply:** route new stores through the guard.",
+        ),
+    )
+    _put(
+        root / "reference_mail_settings.md",
+        flat_memory(
+            "Mail settings",
+            "the account the ERP sends its mail from",
+            "reference",
+            "- Sender: `orders@pottery.example`\n"
+            "- Password: 16-char App Password made under the sender's mail account\n"
+            "- SMTP: smtp.mail.example:587 TLS",
+        ),
+    )
+    _put(
+        root / "project_label_printer.md",
+        flat_memory(
+            "Label printer",
+            "the barcode labels for the kiln room",
+            "project",
+            "The label layout is WIP: the barcode overlaps the lot number.",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Transfer guard](project_transfer_guard.md) \u2014 QC sign-off for transfers\n"
+        "- [Mail settings](reference_mail_settings.md) \u2014 the ERP's sending account\n"
+        "- [Label printer](project_label_printer.md) \u2014 kiln room barcode labels\n",
+    )
+    return root
+
+
 def build_long_title_unlisted_dir(root: Path) -> Path:
     """A memory the index does not list, titled in 60 characters with a 142-character
     description (real42: a 56-character title and a 140-character hook; the rebuild and the
@@ -1446,6 +1493,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "folder-listed-index": build_folder_listed_index_dir,
     "unlinked-over-cap": build_unlinked_over_cap_dir,
     "long-title-unlisted": build_long_title_unlisted_dir,
+    "erp-notes": build_erp_notes_dir,
 }
 
 
