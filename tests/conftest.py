@@ -1391,7 +1391,8 @@ def build_erp_notes_dir(root: Path) -> Path:
             "project",
             "The guard runs on every stock transfer from the main store.\n"
             "- The other stores (Spares, Finished Goods, WIP, Goods In Transit) are not guarded.\n"
-            "- Material issued to a job moves to the WIP warehouse.\n\n"
+            "- Material issued to a job moves to the WIP warehouse.\n"
+            "- The stores: Spares, Finished Goods, Goods In Transit, Work In Progress.\n\n"
             "**Why:** two bad batches shipped unchecked.\n\n"
             "**How to apply:** route new stores through the guard.",
         ),

@@ -180,9 +180,18 @@ def names_a_status(line: str, m: re.Match[str]) -> bool:
     # one of a list of statuses: "Draft | Ready | In Progress | Done", "Todo -> In progress"
     if before.endswith(_STATUS_SEPARATORS) or after.lstrip().startswith(_STATUS_SEPARATORS):
         return True
-    if before.endswith(",") and after.lstrip().startswith((",", ")")):
-        return True  # one name of a list: "EPS HO, Finished Goods, WIP, Goods In Transit"
+    if before.endswith(",") and _a_listed_name(m.group(0), after.strip()):
+        return True
     return _NAMED_AFTER.match(after) is not None
 
 
 _STATUS_SEPARATORS = ("|", "->", "\u2192")
+
+
+def _a_listed_name(hit: str, rest: str) -> bool:
+    """Whether a hit after a comma is one name of a list ("EPS HO, Finished Goods, WIP, Goods
+    In Transit"): another name or the list's close follows, or it ends the line written as a
+    name ("..., Goods In Transit, Work In Progress.")."""
+    if rest.startswith((",", ")")):
+        return True
+    return rest in ("", ".", ";") and (hit.istitle() or hit.isupper())
