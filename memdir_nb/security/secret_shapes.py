@@ -108,7 +108,9 @@ SUPPLEMENTARY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # and Feishu/Lark's `bot/v2/hook/<uuid>`.
     (
         "WeCom bot webhook key",
-        re.compile(r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?(?:[^\s#]{0,200}?&)?key=" + _UUID),
+        re.compile(
+            r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?(?:[^\s#]{0,200}?&)?key=" + _UUID
+        ),
     ),
     (
         "Feishu bot webhook",
