@@ -1378,6 +1378,76 @@ def build_unlinked_over_cap_dir(root: Path) -> Path:
     return mem
 
 
+def build_erp_notes_dir(root: Path) -> Path:
+    """An ERP deployment's memories (real42): a guard that leaves some warehouses alone, listed
+    by name (one is "WIP", the work-in-progress store), and the outgoing mail settings, whose
+    password line says what the password is like. Neither is task state or a credential; a
+    task marked WIP is still task state."""
+    _put(
+        root / "project_transfer_guard.md",
+        flat_memory(
+            "Transfer guard",
+            "stock transfers out of the main store need a QC sign-off",
+            "project",
+            "The guard runs on every stock transfer from the main store.\n"
+            "- The other stores (Spares, Finished Goods, WIP, Goods In Transit) are not guarded.\n"
+            "- Material issued to a job moves to the WIP warehouse.\n"
+            "- The stores: Spares, Finished Goods, Goods In Transit, Work In Progress.\n\n"
+            "**Why:** two bad batches shipped unchecked.\n\n"
+            "**How to apply:** route new stores through the guard.",
+        ),
+    )
+    _put(
+        root / "reference_mail_settings.md",
+        flat_memory(
+            "Mail settings",
+            "the account the ERP sends its mail from",
+            "reference",
+            "- Sender: `orders@pottery.example`\n"
+            "- Password: 16-char App Password made under the sender's mail account\n"
+            "- SMTP: smtp.mail.example:587 TLS",
+        ),
+    )
+    _put(
+        root / "project_label_printer.md",
+        flat_memory(
+            "Label printer",
+            "the barcode labels for the kiln room",
+            "project",
+            "The label layout is WIP: the barcode overlaps the lot number.",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Transfer guard](project_transfer_guard.md) \u2014 QC sign-off for transfers\n"
+        "- [Mail settings](reference_mail_settings.md) \u2014 the ERP's sending account\n"
+        "- [Label printer](project_label_printer.md) \u2014 kiln room barcode labels\n",
+    )
+    return root
+
+
+def build_long_title_unlisted_dir(root: Path) -> Path:
+    """A memory the index does not list, titled in 60 characters with a 142-character
+    description (real42: a 56-character title and a 140-character hook; the rebuild and the
+    dream added its line at 225 characters, and the next plan offered to shorten it), beside
+    one listed memory."""
+    title = "Open studio weekend: eight glaze demos still waiting for a slot"
+    hook = (
+        "eight short glaze demos are drafted for the open studio weekend and none is on the "
+        "schedule yet; ask about them at the start of each session"
+    )
+    _put(root / "project_open_studio_demos.md", flat_memory(title, hook, "project", hook + "."))
+    _put(
+        root / "reference_clay.md",
+        flat_memory("Clay supplier", "the co-op", "reference", "Tuesdays, in 25 lb bags."),
+    )
+    _put(
+        root / "MEMORY.md",
+        "# Studio memory\n\n- [Clay supplier](reference_clay.md) \u2014 the co-op, Tuesdays\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1423,6 +1493,8 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "backtest-notes": build_backtest_notes_dir,
     "folder-listed-index": build_folder_listed_index_dir,
     "unlinked-over-cap": build_unlinked_over_cap_dir,
+    "long-title-unlisted": build_long_title_unlisted_dir,
+    "erp-notes": build_erp_notes_dir,
 }
 
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from memdir_nb.formats.index_caps import entry_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.formats.wikilinks import LinkTargets, first_link, link_name
-from memdir_nb.spec.constants import MAX_HOOK_CHARS
+from memdir_nb.spec.constants import MAX_HOOK_CHARS, MAX_INDEX_LINE_CHARS
 from memdir_nb.spec.text import as_lf, one_line
 from memdir_nb.spec.text import in_style as in_style  # re-exported
 from memdir_nb.spec.text import line_end_style as line_end_style  # re-exported
@@ -193,8 +193,8 @@ _MIN_HOOK_ROOM = 16
 
 
 def _written_as_given(title: str, target: str, hook: str) -> bool:
-    """Whether format_index_entry (no max_line) writes the three as they are, known without
-    cleaning each (a first plan formats a line for each of ~1,350 unindexed memories of the
+    """Whether format_index_entry writes the three as they are (when that line fits max_line),
+    known without cleaning each (a first plan formats a line for each of ~1,350 unindexed memories of the
     bench dir; plan41): a printable-ASCII title with no blank at either end, no bracket and no
     last backslash (_clean_title leaves it); a plain target (_PLAIN: _format_target writes it
     bare); a hook of at most MAX_HOOK_CHARS in shorten_hook's form (single spaces)."""
@@ -213,20 +213,24 @@ def _written_as_given(title: str, target: str, hook: str) -> bool:
     )
 
 
-def format_index_entry(title: str, target: str, hook: str, max_line: int | None = None) -> str:
+def format_index_entry(
+    title: str, target: str, hook: str, max_line: int = MAX_INDEX_LINE_CHARS
+) -> str:
     """'- [Title](file.md) — hook', with the hook cut to about MAX_HOOK_CHARS characters.
 
     max_line: also cut the hook so the whole line keeps within this many characters, when the
     title and target leave it room (a long title with a hook under MAX_HOOK_CHARS still makes
-    a line past ~200: real40, a Chinese index whose titles run to 50 characters); a line whose
-    title and target leave no room goes without its hook, and may still be longer."""
-    if max_line is None and _written_as_given(title, target, hook):
-        return f"- [{title}]({target}) {ENTRY_DASH} {hook}" if hook else f"- [{title}]({target})"
+    a line past ~200: real40, a Chinese index whose titles run to 50 characters; real42, an
+    entry the rebuild and the dream added for a memory titled in 56 characters, which the next
+    plan then offered to shorten); a line whose title and target leave no room goes without
+    its hook, and may still be longer."""
+    if _written_as_given(title, target, hook):
+        line = f"- [{title}]({target}) {ENTRY_DASH} {hook}" if hook else f"- [{title}]({target})"
+        if len(line) <= max_line:
+            return line
     clean_title = _clean_title(title) or Path(target).stem
     line = f"- [{clean_title}]({_format_target(target)})"
-    room = MAX_HOOK_CHARS
-    if max_line is not None:
-        room = min(room, max_line - len(line) - len(f" {ENTRY_DASH} "))
+    room = min(MAX_HOOK_CHARS, max_line - len(line) - len(f" {ENTRY_DASH} "))
     short = shorten_hook(hook, room) if room >= _MIN_HOOK_ROOM else ""
     return f"{line} {ENTRY_DASH} {short}" if short else line
 

@@ -48,7 +48,8 @@ IN_PROGRESS = re.compile(r"\bin\s+progress\b", re.IGNORECASE)
 # Words that, right after "in progress", show it is the name of something (a status, a hook).
 _NAMED_AFTER = re.compile(
     r"^[\s\"'`\u201d]*(?:hooks?|status(?:es)?|states?|columns?|labels?|tags?|lanes?|badges?|"
-    r"filters?|values?|options?|events?|steps?|buckets?|icons?|colou?rs?|field|enum|flag)\b",
+    r"filters?|values?|options?|events?|steps?|buckets?|icons?|colou?rs?|field|enum|flag|"
+    r"warehouses?|inventory|stock|accounts?)\b",
     re.IGNORECASE,
 )
 
@@ -159,12 +160,16 @@ def matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> b
 
 
 def names_a_status(line: str, m: re.Match[str]) -> bool:
-    """Whether an "in progress" hit names a status or hook rather than saying work is under way.
+    """Whether an "in progress" or "WIP" hit names a status, a hook or a thing rather than
+    saying work is under way.
 
-    A table row listing statuses, a quoted or backticked phrase ('the "in progress" hook'), or
-    the phrase followed by a noun such as status, column or hook is vocabulary, not task state.
+    A table row listing statuses, a quoted or backticked phrase ('the "in progress" hook'), the
+    phrase followed by a noun such as status, column, hook or warehouse, or one item of a comma
+    list of names ("Finished Goods, WIP, Goods In Transit": an ERP's work-in-progress
+    warehouse, real42) is vocabulary, not task state.
     """
-    if "progress" not in m.group(0).lower():
+    hit = m.group(0).lower()
+    if "progress" not in hit and hit != "wip":
         return False
     if line.lstrip().startswith("|"):
         return True
@@ -175,7 +180,18 @@ def names_a_status(line: str, m: re.Match[str]) -> bool:
     # one of a list of statuses: "Draft | Ready | In Progress | Done", "Todo -> In progress"
     if before.endswith(_STATUS_SEPARATORS) or after.lstrip().startswith(_STATUS_SEPARATORS):
         return True
+    if before.endswith(",") and _a_listed_name(m.group(0), after.strip()):
+        return True
     return _NAMED_AFTER.match(after) is not None
 
 
 _STATUS_SEPARATORS = ("|", "->", "\u2192")
+
+
+def _a_listed_name(hit: str, rest: str) -> bool:
+    """Whether a hit after a comma is one name of a list ("EPS HO, Finished Goods, WIP, Goods
+    In Transit"): another name or the list's close follows, or it ends the line written as a
+    name ("..., Goods In Transit, Work In Progress.")."""
+    if rest.startswith((",", ")")):
+        return True
+    return rest in ("", ".", ";") and (hit.istitle() or hit.isupper())

@@ -168,6 +168,8 @@ _SUPPLEMENTARY_NEEDLES: tuple[tuple[str, ...], ...] = (
     ("github_pat_",),
     ("npm_", ":_authtoken="),
     ("whsec_",),
+    ("qyapi.weixin.qq.com",),
+    ("/open-apis/bot/v2/hook/",),
 )
 
 

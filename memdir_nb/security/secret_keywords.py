@@ -47,6 +47,10 @@ _SETTING = re.compile(r"[A-Za-z][A-Za-z_]*=[A-Za-z]+")
 # line says were replaced ("- FrmPassWord: AxCWButton→Button", real41: a VB.NET port's notes),
 # not a secret written down. Letters only before the arrow, so no issued key has this shape.
 _RENAMED = re.compile(r"[A-Za-z][A-Za-z_.]*\s*(?:\u2192|->|=>|\u21d2)\s*[A-Za-z]")
+# An unquoted value that is a length and its unit (`16-char`, `12-character`, `6-digit`): the
+# label is followed by what the secret is like ("- Password: 16-char App Password generated
+# under the sender's account", real42: an ERP's mail settings), not by the secret itself.
+_LENGTH_OF = re.compile(r"\d{1,3}-?(?:chars?|characters?|digits?|letters?|words?|bytes?)", re.I)
 
 Span = tuple[str, int, int]  # (kind, start, end) on the line
 
@@ -111,6 +115,8 @@ def plausible_keyword_value(value: str, quoted: bool, heuristic: Any) -> bool:
         return False  # an elided example ("pa-...", "sk-live-…"): a prefix, not a key
     if not quoted and _SETTING.fullmatch(value):
         return False  # a setting listed after a tool's or a field's name, not its value
+    if not quoted and _LENGTH_OF.fullmatch(value):
+        return False  # what the secret is like ("16-char App Password"), not the secret
     if is_placeholder_password(value) or (not quoted and _LOOKUP_OR_CALL.match(value)):
         # a word that stands for the secret ("ClientSecret = \"secret\""), or code that reads it
         # at run time (`apiKey = configuration["OpenAIKey"]`, `token = os.environ["T"]`,

@@ -82,6 +82,8 @@ _TEMPLATE = re.compile(
 
 # ---------------------------------------------------------------------------- more detectors
 
+# A UUID as a capture group, not followed by more of a token.
+_UUID = r"([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})(?![\w\-])"
 # Supplementary patterns for credentials detect-secrets 1.5 has no plugin for.
 SUPPLEMENTARY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,}")),
@@ -100,6 +102,20 @@ SUPPLEMENTARY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("GitHub token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,}")),
     ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b|(?<=:_authToken=)[A-Fa-f0-9\-]{36}\b")),
     ("Stripe webhook secret", re.compile(r"\bwhsec_[A-Za-z0-9+/=]{24,}")),
+    # Chat-group bot webhooks whose one credential is a UUID, which the entropy check skips
+    # (session, message and request ids are UUIDs): whoever holds it posts to the group.
+    # WeCom's `send?key=<uuid>` (real42: a Chinese home's transcripts pasted one 64 times)
+    # and Feishu/Lark's `bot/v2/hook/<uuid>`.
+    (
+        "WeCom bot webhook key",
+        re.compile(
+            r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?(?:[^\s#]{0,200}?&)?key=" + _UUID
+        ),
+    ),
+    (
+        "Feishu bot webhook",
+        re.compile(r"open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/" + _UUID),
+    ),
 )
 # Assignments of a value to a credential-sounding name, after detect-secrets' keyword list,
 # with every repetition bounded so that a line full of keywords stays linear: `name: value`,

@@ -142,3 +142,22 @@ def test_a_value_with_a_digit_before_an_arrow_or_in_quotes_is_still_a_value() ->
     assert ("password assignment", "Open\u2192Sesame") in _values(
         'guest_password: "Open\u2192Sesame"'
     )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # real42: an ERP's mail settings say what the password is like, not what it is
+        "- Password: 16-char App Password made under the sender's mail account",
+        "- SMTP password: 16-chars, kept in the site config",
+        "- Vault password: 12-character passphrase, ask the office manager",
+    ],
+)
+def test_a_length_and_its_unit_after_a_password_label_is_no_value(line: str) -> None:
+    assert _values(line) == []
+
+
+def test_a_password_holding_a_length_word_with_more_to_it_is_still_a_value() -> None:
+    assert ("password assignment", "16charZx9!") in _values("password: 16charZx9!")
+    assert ("password assignment", "8-chars!x") in _values("password = 8-chars!x")
+    assert ("password assignment", "16-char") in _values('password: "16-char"')

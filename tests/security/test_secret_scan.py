@@ -75,6 +75,9 @@ HIGH_ENTROPY = _random_token(48, 10, string.ascii_letters + string.digits + "+/"
 HEX_SECRET = _random_token(40, 11, "0123456789abcdef")
 DB_PASSWORD = "Tr0ub4dor" + "&3x"
 URL_PASSWORD = "s3cr3t" + "Passw0rd"
+# A chat bot's webhook credential is a UUID, a shape the entropy check leaves alone (real42)
+WECOM_KEY = "5c1e8a2f-" + "93d4-4b6e-a0c7-1f2e3d4c5b6a"
+FEISHU_HOOK = "7d3b2c91-" + "4e5f-4a8b-9c0d-6e7f8a9b0c1d"
 
 # (id, text, expected kind, the secret that must not appear in full)
 KIND_CASES = [
@@ -115,9 +118,30 @@ KIND_CASES = [
         HIGH_ENTROPY,
     ),
     ("hex-token", f"token: {HEX_SECRET}", "high-entropy hex token", HEX_SECRET),
+    (
+        "wecom-webhook",
+        f"推送地址 https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key={WECOM_KEY}",
+        "WeCom bot webhook key",
+        WECOM_KEY,
+    ),
+    (
+        "wecom-webhook-second-parameter",
+        f'curl "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?debug=1&key={WECOM_KEY}"',
+        "WeCom bot webhook key",
+        WECOM_KEY,
+    ),
+    (
+        "feishu-webhook",
+        f"the digest bot posts to https://open.feishu.cn/open-apis/bot/v2/hook/{FEISHU_HOOK}",
+        "Feishu bot webhook",
+        FEISHU_HOOK,
+    ),
 ]
 
 CLEAN_TEXTS = [
+    # a bot webhook with its credential left out, as a setup note writes it
+    "企业微信机器人：https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=你的key",
+    "set WEBHOOK to https://open.feishu.cn/open-apis/bot/v2/hook/xxxxxxxx-xxxx-xxxx in .env",
     "The password policy requires 12 characters and a rotation every 90 days.",
     "Rate limiting uses the token bucket in middleware/ratelimit.py; refill is 10/s per tenant.",
     "Bearer tokens expire after an hour, so long jobs must refresh them.",

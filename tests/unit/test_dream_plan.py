@@ -1872,6 +1872,25 @@ def test_a_long_line_is_shortened_to_fit_its_title_and_a_second_dream_has_nothin
     assert [a for a in again.actions if a.kind == "shorten_index_line"] == []
 
 
+def test_a_line_added_for_a_long_titled_memory_fits_and_a_second_dream_leaves_it(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real42: the plan (and rebuild-index) added a 225-character line for an unlisted memory
+    whose title ran to 56 characters and whose hook was under its own cap; the next plan then
+    offered to shorten the line the first had written."""
+    root = real_dir("long-title-unlisted")
+    assert all(
+        len(ln) <= MAX_INDEX_LINE_CHARS for ln in rebuild_index(root, write=False).split("\n")
+    )
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    assert [a.kind for a in plan.actions] == ["add_missing_index_line"]
+    apply_plan(plan)
+    lines = (root / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    added = next(ln for ln in lines if "project_open_studio_demos.md" in ln)
+    assert len(added) <= MAX_INDEX_LINE_CHARS and added.endswith("\u2026")
+    assert plan_consolidation(root, now_ms=PLAN_NOW).actions == []
+
+
 def test_a_backtest_tally_over_n_days_gets_no_absolute_date(
     real_dir: Callable[[str], Path],
 ) -> None:

@@ -2226,6 +2226,19 @@ def test_backtest_tallies_a_ticker_file_name_and_a_form_port_are_no_dates_and_no
     assert [f.message for f in found if f.rule in ("secret", "relative-date")] == []
 
 
+def test_a_warehouse_named_wip_and_a_password_described_by_its_length_are_no_findings(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real42: an ERP's memories list the stores a guard leaves alone ("Finished Goods, WIP,
+    Goods In Transit"), and say the mail password is a "16-char App Password"; lint called the
+    first task state and the second a password. A layout that "is WIP" is still task state."""
+    found = lint_memory_dir(real_dir("erp-notes"))
+    assert [f.message for f in found if f.rule == "secret"] == []
+    assert [f.path for f in found if f.rule == "ephemeral-task-state"] == [
+        "project_label_printer.md"
+    ]
+
+
 def test_files_listed_by_bare_name_under_their_folders_line_are_listed_there(
     real_dir: Callable[[str], Path],
 ) -> None:
