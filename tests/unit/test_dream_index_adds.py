@@ -77,7 +77,7 @@ def test_the_adds_a_fit_drops_before_its_cut_are_not_written(
 
 
 def test_held_back_takes_the_adds_before_the_last_one_that_more_than_200_lines_follow() -> None:
-    text, mems = _notes_dir(150, 60)
+    _, mems = _notes_dir(150, 60)
     missing = [(m.rel, m) for m in mems[:60]]
     order = tuple(m.rel for m in mems)  # oldest first
     listed = {m.rel for m in mems[60:]}
