@@ -18,6 +18,7 @@ from memdir_nb.dream.actions import (
     Relink,
 )
 from memdir_nb.dream.compare import _Mem
+from memdir_nb.dream.index_adds import fit_shows_held_dropped, held_back
 from memdir_nb.dream.kept import KeptCalls
 from memdir_nb.formats import index
 from memdir_nb.formats.index_batch import fit_index
@@ -263,53 +264,120 @@ def _one_index_actions(
     in_scope = {rel: m for rel, m in own.items() if rel not in nested}
     new, indexed = _index_line_actions(irel, text, scope_dir, root, in_scope)
     absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
-    for rel, m in sorted(in_scope.items()):
-        # no line for a binary file (spec.text.is_not_text: lint's not-text, the rebuild's rule)
-        if rel not in indexed and m.rel not in absorbed and not is_not_text(m.text):
-            hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
-            line = (carried or {}).get(rel) or _KEPT_LINES.get(m.name, rel, hook)
-            new.append(
-                PlanAction(
-                    f"index:{irel}:{rel}",
-                    "add_missing_index_line",
-                    f"{rel} has no line in {irel}; add one",
-                    (irel, m.rel),
-                    (IndexAdd(irel, rel, line),),  # where rebuild-index adds lines
-                )
-            )
-    fit_act, after = _fit_action(
-        root, texts, hashes, irel, [*actions, *new], in_scope, indexed, fit=fit
+    # no line for a binary file (spec.text.is_not_text: lint's not-text, the rebuild's rule)
+    missing = [
+        (rel, m)
+        for rel, m in sorted(in_scope.items())
+        if rel not in indexed and m.rel not in absorbed and not is_not_text(m.text)
+    ]
+    order: tuple[str, ...] | None = None
+    held, place = frozenset[str](), 0
+    if not carried and len(missing) + len(indexed) > index.MAX_ENTRYPOINT_LINES:
+        order = _fit_order(in_scope, indexed)
+        # the files whose line stays till the fit: not those a merge takes the line of
+        listed = {rel for rel in indexed if rel in in_scope and in_scope[rel].rel not in absorbed}
+        held, place = held_back(missing, listed, order)
+    adds = {rel: _add_action(irel, rel, m, carried) for rel, m in missing if rel not in held}
+    kept: set[str] | None = None
+    if held:  # the fit over the other adds, when it shows the held ones go (dream.index_adds)
+        assert order is not None  # held_back's
+        fitted = _fitted_past_held(
+            root, texts, hashes, irel, [*actions, *new], adds, (held, place, order, missing), fit
+        )
+        kept = (
+            None if fitted is None else _rels(_listed(irel, fitted, scope_dir, root, in_scope), own)
+        )
+        if kept is not None and all(m.rel in kept for _, m in missing):
+            kept = None  # the fit over every add is the plan's own action then
+    if kept is None:
+        adds = {rel: adds.get(rel) or _add_action(irel, rel, m, carried) for rel, m in missing}
+        every = [*new, *adds.values()]
+        fit_act, after = _fit_action(
+            root, texts, hashes, irel, [*actions, *every], in_scope, indexed, order, fit=fit
+        )
+        if fit_act is None:
+            return every
+        # A line the fit drops again is no line to add (real39: a second dream proposed 65 lines
+        # and kept 3): only the adds whose pointer the fitted index keeps are proposed, and the
+        # fit is made again over them (the same lines stay: those left out were dropped first).
+        fitted = _fitted(root, texts, hashes, irel, [*actions, *every], fit_act, after, fit)
+        kept = _rels(_listed(irel, fitted, scope_dir, root, in_scope), own)
+        if all(m.rel in kept for _, m in missing):  # the same actions: the same fit
+            return [*every, fit_act]  # (no second simulation)
+        (op,) = fit_act.ops
+        assert isinstance(op, IndexFit)  # what _fit_action makes
+        order = op.order  # the same files and lines listed: the same order, not sorted again
+    # by place, not `a not in left`: that compared each add with each dropped one (940,000
+    # dataclass __eq__ calls on the bench dir, about 180 ms of a first plan; plan39b)
+    new += [
+        adds.get(rel) or _add_action(irel, rel, m, carried) for rel, m in missing if m.rel in kept
+    ]
+    notes.append(_left_note(irel, sum(m.rel not in kept for _, m in missing)))
+    again = _fit_action(
+        root, texts, hashes, irel, [*actions, *new], in_scope, indexed, order, fit=fit
     )
-    if fit_act is None:
-        return new
-    # A line the fit drops again is no line to add (real39: a second dream proposed 65 lines
-    # and kept 3): only the adds whose pointer the fitted index keeps are proposed, and the
-    # fit is made again over them (the same lines stay: those left out were dropped first).
-    fitted = _fitted(root, texts, hashes, irel, [*actions, *new], fit_act, after, fit)
-    listed = _index_line_actions(irel, fitted, scope_dir, root, in_scope)[1]
-    kept = _rels(listed, own)
-    dropped = [a.kind == "add_missing_index_line" and a.files[1] not in kept for a in new]
-    left = [a for a, gone in zip(new, dropped, strict=True) if gone]
-    if not left:  # the same actions: the fit made again is this one (no second simulation)
-        return [*new, fit_act]
-    many = len(left) > 1
-    notes.append(
-        f"{len(left)} {'memories' if many else 'memory'} without a line in {irel} "
+    return [*new, again[0]] if again[0] is not None else new
+
+
+def _left_note(irel: str, left: int) -> str:
+    """The plan's note for the left memories the fit of index irel keeps no line for."""
+    many = left > 1
+    return (
+        f"{left} {'memories' if many else 'memory'} without a line in {irel} "
         f"{'get' if many else 'gets'} none: the line would go again to keep it under the "
         f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps (the "
         "files stay, and recall still finds them); to list them, move the index's notes "
         "into memory files or shorten its hooks"
     )
-    # by place, not `a not in left`: that compared each add with each dropped one (940,000
-    # dataclass __eq__ calls on the bench dir, about 180 ms of a first plan; plan39b)
-    new = [a for a, gone in zip(new, dropped, strict=True) if not gone]
-    (op,) = fit_act.ops
-    assert isinstance(op, IndexFit)  # what _fit_action makes
-    # the same files and lines listed: the same order, not sorted again
-    again = _fit_action(
-        root, texts, hashes, irel, [*actions, *new], in_scope, indexed, op.order, fit=fit
+
+
+def _add_action(irel: str, rel: str, m: _Mem, carried: Mapping[str, str] | None) -> PlanAction:
+    """The line for file rel (index-relative), missing from index irel, added where a tool adds
+    lines: the line carried from the root's index for it, else one formatted once per content."""
+    hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
+    line = (carried or {}).get(rel) or _KEPT_LINES.get(m.name, rel, hook)
+    return PlanAction(
+        f"index:{irel}:{rel}",
+        "add_missing_index_line",
+        f"{rel} has no line in {irel}; add one",
+        (irel, m.rel),
+        (IndexAdd(irel, rel, line),),  # where rebuild-index adds lines
     )
-    return [*new, again[0]] if again[0] is not None else new
+
+
+def _listed(
+    irel: str, fitted: str, scope_dir: Path, root: Path, in_scope: dict[str, _Mem]
+) -> dict[str, int]:
+    """What the fitted index lists (_index_line_actions's second answer)."""
+    return _index_line_actions(irel, fitted, scope_dir, root, in_scope)[1]
+
+
+def _fitted_past_held(
+    root: Path,
+    texts: dict[str, str | None],
+    hashes: dict[str, str | None],
+    irel: str,
+    actions: list[PlanAction],
+    adds: Mapping[str, PlanAction],
+    held: tuple[frozenset[str], int, tuple[str, ...], list[tuple[str, _Mem]]],
+    fit: Fit,
+) -> str | None:
+    """The fitted text of index irel as actions and then every missing file's add leave it,
+    found from the adds not held back (held: held_back's files and place, the fit's order and
+    the missing files); None when their fit does not show it (dream.index_adds), or when a
+    Relink changes the index after its adds."""
+    files, place, order, missing = held
+    touching = _touching(irel, actions)
+    if any(isinstance(op, Relink) for a in touching for op in a.ops):
+        return None
+    text = texts.get(irel) or ""
+    before = ConsolidationPlan(root, touching, texts, hashes, 0.0).result().get(irel, text)
+    probe = ConsolidationPlan(root, [*touching, *adds.values()], texts, hashes, 0.0)
+    fitted = fit(probe.result().get(irel, text) or "", order)
+    added = [(rel, m) for rel, m in missing if rel not in files]
+    return (
+        fitted if fit_shows_held_dropped(before or "", fitted, files, added, order, place) else None
+    )
 
 
 def _fitted(

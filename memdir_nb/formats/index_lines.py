@@ -38,6 +38,7 @@ __all__ = [
     "format_index_entry",
     "in_style",
     "is_md_target",
+    "keyed_by_target",
     "line_end_style",
     "link_path",
     "norm_target",
@@ -393,11 +394,25 @@ def plain_link(line: str) -> tuple[str, str, int] | None:
     if end < 0:
         return None
     target, title = line[close + 2 : end], line[3:close]
+    if not _plain_memory_target(target) or "[" in title or "]" in title or "\\" in title:
+        return None
+    return title, target, end + 1
+
+
+def _plain_memory_target(target: str) -> bool:
+    """Whether target is a plain one (_PLAIN) that names a memory file: plain_link's target."""
     if not target or target[0] not in _PLAIN_LEAD or target.strip(_PLAIN):
-        return None
-    if "[" in title or "]" in title or "\\" in title:
-        return None
-    return (title, target, end + 1) if is_memory_filename(target.rsplit("/", 1)[-1]) else None
+        return False
+    return is_memory_filename(target.rsplit("/", 1)[-1])
+
+
+def keyed_by_target(title: str, target: str) -> bool:
+    """Whether the line format_index_entry(title, target, hook) writes, whatever the hook, is
+    one plain_entry_target reads target itself from: a plain target naming a memory file (written
+    bare, and norm_target leaves it as it is) and a title with no backslash (_clean_title puts
+    brackets and line breaks out of it and adds no backslash to it). The planner knows so which
+    pointer a fit drops a line under without writing the line (plan42)."""
+    return "\\" not in title and _plain_memory_target(target)
 
 
 # What leads a line's content: blanks, a quote mark, a table pipe, heading marks, a list marker,
