@@ -22,6 +22,7 @@ from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support import NOW, AttackTree, build_attack_tree
+from tests.support.messages_api import MessagesAPIServer
 from tests.support.unix_socket import unix_socket_at
 
 # Hypothesis's per-example deadline (200 ms by default) is a timing assertion: with the suite on
@@ -2200,3 +2201,10 @@ def plant_programs(folder: Path, marks: Path, names: Sequence[str]) -> PlantedPr
         script.write_text(f"#!/bin/sh\n: > '{marks / name}'\nexit 0\n")
         script.chmod(0o755)
     return PlantedPrograms(folder, marks)
+
+
+@pytest.fixture()
+def api() -> Iterator[MessagesAPIServer]:
+    """A Messages API stand-in on 127.0.0.1 that the real anthropic SDK talks to over HTTP."""
+    with MessagesAPIServer() as server:
+        yield server

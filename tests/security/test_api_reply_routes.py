@@ -12,7 +12,6 @@ import gzip
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -46,12 +45,6 @@ def memory_dir(tmp_path: Path) -> Path:
         now_ms=NOW,
     )
     return d
-
-
-@pytest.fixture()
-def api() -> Iterator[MessagesAPIServer]:
-    with MessagesAPIServer() as server:
-        yield server
 
 
 def _padded(padding: int) -> bytes:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +52,6 @@ def memory_dir(tmp_path: Path) -> Path:
         now_ms=NOW,
     )
     return d
-
-
-@pytest.fixture()
-def api() -> Iterator[MessagesAPIServer]:
-    with MessagesAPIServer() as server:
-        yield server
 
 
 def selector_for(api: MessagesAPIServer, **kwargs: Any) -> AnthropicSelector:
