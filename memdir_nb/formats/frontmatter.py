@@ -20,7 +20,6 @@ import datetime as _dt
 import functools
 import re
 import sys
-from typing import Any
 
 from memdir_nb.formats.frontmatter_fast import PlainColon, fast_parse, fast_scalar
 from memdir_nb.formats.frontmatter_window import (
@@ -41,6 +40,10 @@ from memdir_nb.spec.records import Record, field, replace
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
+
+TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
+if TYPE_CHECKING:
+    from typing import Any
 
 _CORE_KEYS = ("name", "description", "type")
 

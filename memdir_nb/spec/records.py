@@ -30,9 +30,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from reprlib import recursive_repr
-from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform, overload
 
-__all__ = ["FrozenRecordError", "Record", "computed_once", "field", "field_names", "replace"]
+# typing stays unimported at run time: every `memdir-nb scan` imports this module, and typing
+# is about 12 M instructions of that process (docs/performance.md, forty-second session)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+    R = TypeVar("R", bound="Record")
+else:
+
+    def dataclass_transform(**_options: object) -> Callable[[type], type]:
+        """typing.dataclass_transform's place at run time: its mark is for type checkers,
+        which read it from the source (mypy sees the import above); the class is unchanged."""
+        return lambda cls: cls
+
+
+__all__ = ["FrozenRecordError", "Record", "field", "field_names", "replace"]
 
 
 class FrozenRecordError(AttributeError):
@@ -195,7 +209,7 @@ def _dataclass_fields(cls: type) -> dict[str, Any]:
     record: Any = cls
     ns: dict[str, Any] = {"__annotations__": {}, "__doc__": cls.__doc__ or cls.__name__}
     for spec in record.__record_fields__:
-        ns["__annotations__"][spec.name] = cls.__annotations__.get(spec.name, Any)
+        ns["__annotations__"][spec.name] = cls.__annotations__[spec.name]  # each field has one
         ns[spec.name] = dataclasses.field(
             default=spec.default if spec.default is not _MISSING else dataclasses.MISSING,
             default_factory=spec.default_factory or dataclasses.MISSING,
@@ -277,10 +291,6 @@ class Record(metaclass=_RecordMeta):
         return f"{type(self).__qualname__}({shown})"
 
 
-# bound to the class itself, not its name: a name is compiled (typing.ForwardRef) at import
-R = TypeVar("R", bound=Record)
-
-
 def replace(obj: R, /, **changes: Any) -> R:
     """A copy of the record obj with the named fields changed (as `dataclasses.replace`)."""
     for name in type(obj).__record_names__:
@@ -297,39 +307,3 @@ def field_names(obj: object) -> tuple[str, ...] | None:
         return cls.__record_names__  # type: ignore[attr-defined,no-any-return]  # a record's
     fields = getattr(cls, "__dataclass_fields__", None)
     return tuple(fields) if fields is not None else None
-
-
-V = TypeVar("V")
-
-
-class computed_once(Generic[V]):  # lower case: a decorator, as cached_property is
-    """`functools.cached_property` without its lock: an attribute computed from the object on
-    its first read and kept in the object's `__dict__`, so later reads find it there and never
-    call this descriptor again.
-
-    Python 3.11's cached_property takes one lock per property (for every object of the class)
-    on each first read; Python 3.12 dropped it. A dream plan makes 2,000 memory objects and
-    reads several such attributes of each once (about 0.7 µs each saved; docs/performance.md,
-    thirty-sixth session). Two threads reading one object's attribute first at once may both
-    compute it: use it only for a pure function of fields that do not change, as the plan's are.
-    """
-
-    def __init__(self, compute: Callable[[Any], V]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> computed_once[V]: ...
-
-    @overload
-    def __get__(self, obj: object, owner: type | None = None) -> V: ...
-
-    def __get__(self, obj: object | None, owner: type | None = None) -> V | computed_once[V]:
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.compute(obj)
-        return value

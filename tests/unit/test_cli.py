@@ -1332,6 +1332,29 @@ def test_scan_imports_neither_dataclasses_nor_inspect_nor_compiles_what_it_does_
         assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0 []"]
 
 
+def test_a_scan_process_imports_no_typing(tmp_path: Path) -> None:
+    # typing (with its own regexes and generic machinery) was about 12 M instructions of the
+    # 214 M of a `memdir-nb scan` process, loaded for annotations and type-only names: the
+    # scan's modules keep typing's names under TYPE_CHECKING (docs/performance.md,
+    # forty-second session). A dir with a malformed header and a multi-line YAML one, as text
+    # and as JSON.
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    (mem / "user_broken.md").write_text("---\nname: [unclosed\ntype: user\n---\nbody\n")
+    (mem / "user_yaml.md").write_text("---\nname: y\ndescription: |\n  two\n  lines\n---\nb\n")
+    code = (
+        "import sys\n"
+        "from memdir_nb.cli import main\n"
+        "sys.argv = ['memdir-nb', 'scan', *sys.argv[1:]]\n"
+        "status = main()\n"
+        "print('TYPING', status, 'typing' in sys.modules)\n"
+    )
+    for extra in ([], ["--json"]):
+        out = _python_probe(code, str(mem), *extra)
+        assert "user_broken.md" in out.stdout
+        assert out.stdout.splitlines()[-1] == "TYPING 0 False"
+
+
 def test_scan_loads_no_renderer_and_the_headers_module_still_hands_them_out(
     tmp_path: Path,
 ) -> None:
