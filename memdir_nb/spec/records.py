@@ -12,8 +12,8 @@ Why not dataclasses: `import dataclasses` imports `inspect` (and with it `ast`, 
 `tokenize`, `linecache`), and each class it builds runs several `exec`s; on the scan path that
 was about a fifth of the `memdir-nb scan` process (docs/performance.md, thirty-first session).
 A NamedTuple is no cheaper there: with string annotations its class compiles each of them.
-A record class runs one `exec` (its `__init__` and its key, with the generated signature) and
-shares the other methods. `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` still
+A record class runs one `exec` (its `__init__`, with the generated signature), takes its key
+(the compared fields' tuple) from operator.attrgetter and shares the other methods. `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` still
 work on a record: its `__dataclass_fields__`, read first by those functions, is built on first
 use by dataclasses itself from a twin class with the same fields, so only a caller of those
 functions imports the module. The package's own code uses `replace` and `field_names` here.
@@ -28,7 +28,8 @@ a record subclassing another one that has fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from operator import attrgetter
 from reprlib import recursive_repr
 
 # typing stays unimported at run time: every `memdir-nb scan` imports this module, and typing
@@ -144,9 +145,9 @@ def _own_fields(name: str, ns: dict[str, Any], slots: bool) -> list[_Field]:
 
 
 def _generated(
-    cls: type, fields: list[_Field], frozen: bool, annotations: dict[str, Any]
+    ns: dict[str, Any], fields: list[_Field], frozen: bool, annotations: dict[str, Any]
 ) -> dict[str, Any]:
-    """`__init__` with the fields' signature, and `_record_key`, the compared fields' tuple."""
+    """`__init__` with the fields' signature, and `__record_key__`, the compared fields' tuple."""
     # Every name the generated code uses besides the fields starts with __record, a prefix
     # _own_fields refuses for a field (and `self` is renamed when a field takes that name).
     me = "__record_self" if any(spec.name == "self" for spec in fields) else "self"
@@ -170,17 +171,38 @@ def _generated(
         body = f"    {me}.__dict__.update({{{items}}})\n"
     else:
         body = "".join(f"    {me}.{s.name} = {v}\n" for s, v in zip(fields, values, strict=True))
-    key = "".join(f"{me}.{s.name}, " for s in fields if s.compare)
-    source = (
-        f"def __init__({me}, {', '.join(params)}):\n{body or '    pass'}\n"
-        f"def _record_key({me}):\n    return ({key})\n"
-    )
+    source = f"def __init__({me}, {', '.join(params)}):\n{body or '    pass'}\n"
     exec(source, space)  # field names only (checked identifiers by the class statement)
     init = space["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
+    init.__qualname__ = f"{ns['__qualname__']}.__init__"
+    init.__module__ = ns["__module__"]
     init.__annotations__ = {s.name: annotations[s.name] for s in fields} | {"return": None}
-    return {"__init__": init, "__record_key__": space["_record_key"]}
+    return {"__init__": init, "__record_key__": _key_of(s.name for s in fields if s.compare)}
+
+
+def _key_of(names: Iterable[str]) -> Callable[[object], tuple[object, ...]]:
+    """The method giving the named fields' values as a tuple, made without compiling any code
+    (a compile of its own was about a fifth of a record class's cost: docs/performance.md,
+    forty-second session)."""
+    compared = tuple(names)
+    if not compared:
+        return _no_key
+    values = attrgetter(*compared)
+    if len(compared) > 1:
+
+        def key(self: object) -> tuple[object, ...]:
+            return values(self)  # attrgetter of several names gives their tuple
+
+    else:
+
+        def key(self: object) -> tuple[object, ...]:
+            return (values(self),)
+
+    return key
+
+
+def _no_key(self: object) -> tuple[object, ...]:
+    return ()
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> None:
@@ -245,9 +267,8 @@ class _RecordMeta(type):
         fields = _own_fields(name, ns, slots)
         if slots:
             ns["__slots__"] = tuple(spec.name for spec in fields)
-        cls = super().__new__(mcls, name, bases, ns)
         names = tuple(spec.name for spec in fields)
-        made = _generated(cls, fields, frozen, ns.get("__annotations__", {})) | {
+        made = _generated(ns, fields, frozen, ns.get("__annotations__", {})) | {
             "__record_fields__": tuple(fields),
             "__record_names__": names,
             "__record_repr__": tuple(spec.name for spec in fields if spec.repr),
@@ -258,9 +279,9 @@ class _RecordMeta(type):
         }
         if frozen:
             made |= {"__setattr__": _frozen_setattr, "__delattr__": _frozen_delattr}
-        for attribute, value in made.items():
-            type.__setattr__(cls, attribute, value)
-        return cls
+        # in the namespace the class is made from: each type.__setattr__ on a made class
+        # costs a clearing of the type's method cache
+        return super().__new__(mcls, name, bases, ns | made)
 
 
 class Record(metaclass=_RecordMeta):
