@@ -16,7 +16,6 @@ memdir_nb.formats.frontmatter_render; reading a file's head from disk in memdir_
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import re
 import sys
@@ -30,6 +29,7 @@ from memdir_nb.formats.frontmatter_window import (
 from memdir_nb.formats.frontmatter_window import (
     normalise_newlines as normalise_newlines,  # re-exported: its importers look for it here
 )
+from memdir_nb.spec import datetime_types as _dt
 from memdir_nb.spec.constants import (
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Iterable
 
+from memdir_nb.spec import datetime_types as _dt
 from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS
 from memdir_nb.spec.records import Record
 from memdir_nb.spec.taxonomy import MemoryType, scope_of_path

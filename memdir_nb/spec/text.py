@@ -444,22 +444,16 @@ def without_lone_surrogates(text: str) -> str:
 
 
 def _unsafe_only_in_ascii(text: str) -> bool:
-    """Whether the ASCII patterns find every unsafe character of text: it is ASCII, or every
-    character of it but newline and tab is printable (str.isprintable), as no member of
-    UNSAFE_CLASS past ASCII is (C1 controls, format characters, the line and paragraph
-    separators, surrogates: a test checks each one).
-
-    Text with a '…' or an accented letter and nothing unsafe is then matched without
-    compiling the whole class (about 0.3 ms, paid by each `memdir-nb scan` whose output held
-    one: docs/performance.md, forty-second session)."""
+    """Whether the ASCII patterns find all text's unsafe characters: it is ASCII, or printable
+    but newlines and tabs, as no member of UNSAFE_CLASS past ASCII is (a test checks each): a
+    '…' then compiles no whole class (0.3 ms of a scan, docs/performance.md, forty-second)."""
     return text.isascii() or text.replace("\n", " ").replace("\t", " ").isprintable()
 
 
 def first_unsafe_char(text: str) -> str | None:
     """The first character of text that must not reach a name or a terminal raw, else None."""
     pattern = _ASCII_UNSAFE_IN_LINE if _unsafe_only_in_ascii(text) else unsafe_in_line()
-    found = pattern.search(text)
-    return found.group() if found else None
+    return found.group() if (found := pattern.search(text)) else None
 
 
 def html_safe(value: object) -> str:
