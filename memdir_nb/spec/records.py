@@ -12,8 +12,9 @@ Why not dataclasses: `import dataclasses` imports `inspect` (and with it `ast`, 
 `tokenize`, `linecache`), and each class it builds runs several `exec`s; on the scan path that
 was about a fifth of the `memdir-nb scan` process (docs/performance.md, thirty-first session).
 A NamedTuple is no cheaper there: with string annotations its class compiles each of them.
-A record class runs one `exec` (its `__init__`, with the generated signature), takes its key
-(the compared fields' tuple) from operator.attrgetter and shares the other methods. `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` still
+A record class runs one `exec` (its `__init__`, with the generated signature), when its first
+object is made or its `__init__` is first asked for; its key (the compared fields' tuple) comes
+from operator.attrgetter, and it shares the other methods. `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` still
 work on a record: its `__dataclass_fields__`, read first by those functions, is built on first
 use by dataclasses itself from a twin class with the same fields, so only a caller of those
 functions imports the module. The package's own code uses `replace` and `field_names` here.
@@ -144,10 +145,8 @@ def _own_fields(name: str, ns: dict[str, Any], slots: bool) -> list[_Field]:
     return fields
 
 
-def _generated(
-    ns: dict[str, Any], fields: list[_Field], frozen: bool, annotations: dict[str, Any]
-) -> dict[str, Any]:
-    """`__init__` with the fields' signature, and `__record_key__`, the compared fields' tuple."""
+def _init_of(cls: type, fields: list[_Field], frozen: bool, annotations: dict[str, Any]) -> Any:
+    """cls's `__init__`, with the fields' signature."""
     # Every name the generated code uses besides the fields starts with __record, a prefix
     # _own_fields refuses for a field (and `self` is renamed when a field takes that name).
     me = "__record_self" if any(spec.name == "self" for spec in fields) else "self"
@@ -174,10 +173,33 @@ def _generated(
     source = f"def __init__({me}, {', '.join(params)}):\n{body or '    pass'}\n"
     exec(source, space)  # field names only (checked identifiers by the class statement)
     init = space["__init__"]
-    init.__qualname__ = f"{ns['__qualname__']}.__init__"
-    init.__module__ = ns["__module__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
     init.__annotations__ = {s.name: annotations[s.name] for s in fields} | {"return": None}
-    return {"__init__": init, "__record_key__": _key_of(s.name for s in fields if s.compare)}
+    return init
+
+
+class _InitOnFirstUse:
+    """A record's `__init__` until it is first asked for (an object made, `inspect.signature`):
+    then compiled (_init_of) and put in its own place on the class, for good.
+
+    The compile is most of a record class's cost, and a process imports many record classes
+    it never makes an object of: a `memdir-nb scan` made 15 classes and objects of 10
+    (docs/performance.md, forty-second session)."""
+
+    __slots__ = ("annotations", "fields", "frozen", "owner")
+
+    def __init__(self, fields: list[_Field], frozen: bool, annotations: dict[str, Any]) -> None:
+        self.fields, self.frozen, self.annotations = fields, frozen, annotations
+        self.owner: type = object
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.owner = owner
+
+    def __get__(self, obj: object, cls: type | None = None) -> Any:
+        init = _init_of(self.owner, self.fields, self.frozen, self.annotations)
+        type.__setattr__(self.owner, "__init__", init)
+        return init if obj is None else init.__get__(obj, cls)
 
 
 def _key_of(names: Iterable[str]) -> Callable[[object], tuple[object, ...]]:
@@ -268,7 +290,9 @@ class _RecordMeta(type):
         if slots:
             ns["__slots__"] = tuple(spec.name for spec in fields)
         names = tuple(spec.name for spec in fields)
-        made = _generated(ns, fields, frozen, ns.get("__annotations__", {})) | {
+        made = {
+            "__init__": _InitOnFirstUse(fields, frozen, ns.get("__annotations__", {})),
+            "__record_key__": _key_of(spec.name for spec in fields if spec.compare),
             "__record_fields__": tuple(fields),
             "__record_names__": names,
             "__record_repr__": tuple(spec.name for spec in fields if spec.repr),

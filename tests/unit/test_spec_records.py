@@ -21,6 +21,7 @@ from memdir_nb.lint.findings import Finding, MemoryText
 from memdir_nb.recall.decision import Verdict
 from memdir_nb.recall.explain_selection import MemoryExplanation
 from memdir_nb.recall.fulltext import LexicalHit
+from memdir_nb.spec import records as records_module
 from memdir_nb.spec.records import (
     FrozenRecordError,
     Record,
@@ -286,3 +287,31 @@ def test_making_and_using_records_imports_neither_dataclasses_nor_inspect() -> N
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "R(a=2, b=[]) True True []"
+
+
+def test_a_record_class_compiles_its_init_when_first_asked_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A scan process made 15 record classes and objects of 10: the compile, most of a class's
+    # cost, waits for the first object or signature (docs/performance.md, forty-second session)
+    compiled: list[str] = []
+
+    def counted(source: str, space: dict[str, object]) -> None:
+        compiled.append(source)
+        exec(source, space)
+
+    monkeypatch.setattr(records_module, "exec", counted, raising=False)
+
+    class Lazy(Record, frozen=True):
+        name: str
+        count: int = 0
+
+    class Asked(Record):
+        name: str
+
+    assert compiled == []
+    assert Lazy("a") == Lazy("a", 0) and Lazy("b", 2).count == 2
+    assert len(compiled) == 1  # one compile, at the first object; the class keeps its __init__
+    assert str(inspect.signature(Asked)) == "(name: 'str') -> None"
+    assert len(compiled) == 2 and Asked("x").name == "x" and len(compiled) == 2
+    assert Lazy.__init__.__qualname__ == f"{Lazy.__qualname__}.__init__"
