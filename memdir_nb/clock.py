@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Protocol
+
+TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
 
 # The latest time a file can be given (its time in nanoseconds is a signed 64-bit integer:
 # 2262-04-11); a pinned "now" past it could not date the files it writes, and Python's dates
@@ -17,12 +18,15 @@ from typing import Protocol
 LATEST_NOW_MS = (2**63 - 1) // 1_000_000
 
 
-class HasClock(Protocol):
-    """Anything that carries an injected clock (``MemdirConfig`` does)."""
+if TYPE_CHECKING:  # a type only: importing typing would cost every `memdir-nb scan` process
+    from typing import Protocol
 
-    def now_ms(self) -> float:
-        """The current time in milliseconds since the epoch."""
-        ...
+    class HasClock(Protocol):
+        """Anything that carries an injected clock (``MemdirConfig`` does)."""
+
+        def now_ms(self) -> float:
+            """The current time in milliseconds since the epoch."""
+            ...
 
 
 def system_clock_ms() -> float:

@@ -7,7 +7,6 @@ twenty-third session); every other argument that names a path is a `Path`, as be
 
 from __future__ import annotations
 
-import argparse
 import errno
 import os
 import stat
@@ -19,10 +18,8 @@ from memdir_nb.storage.containment import absolute_dir, unreadable_reason
 
 TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
 if TYPE_CHECKING:
+    import argparse
     from pathlib import Path
-    from typing import NoReturn
-
-_UNRECOGNIZED = "unrecognized arguments: "
 
 
 def dash_value_hint(value: str, command: str = "COMMAND ...") -> str:
@@ -35,19 +32,18 @@ def dash_value_hint(value: str, command: str = "COMMAND ...") -> str:
     )
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse's parser, whose "unrecognized arguments" error names the fix for a value that
-    starts with '-'. Subparsers are made of the same class (argparse's default). `command`,
-    when main knows it, names the command in the fix."""
+def _refusal(message: str) -> argparse.ArgumentTypeError:
+    """The error each type here raises for input it refuses: argparse prints its message.
 
-    command = "COMMAND"
+    argparse is imported here, for a refusal, and not at the top: `memdir-nb scan DIR` reads
+    its plain command line without argparse (cli.plain_scan), through existing_dir_text and
+    positive_int, so a scan whose arguments are accepted never loads it (about 12 M
+    instructions of the process: docs/performance.md, forty-second session). A refused
+    argument goes on to argparse, which reports it.
+    """
+    import argparse  # local: see the docstring
 
-    def error(self, message: str) -> NoReturn:
-        if message.startswith(_UNRECOGNIZED):
-            words = message.removeprefix(_UNRECOGNIZED).split(" ")
-            if dashed := [w for w in words if w.startswith("-")]:
-                message = f"{message}; {dash_value_hint(dashed[0], f'{self.command} ...')}"
-        super().error(message)
+    return argparse.ArgumentTypeError(message)
 
 
 def plain_path(raw: str) -> Path:
@@ -111,7 +107,7 @@ def output_path(raw: str) -> Path:
     `~name/...` is refused: taken literally it would create a folder named `~name` here.
     """
     if _literal_tilde(raw) is not None:
-        raise argparse.ArgumentTypeError(f"{raw!r} would be written{tilde_note(raw)}")
+        raise _refusal(f"{raw!r} would be written{tilde_note(raw)}")
     return user_path(raw)
 
 
@@ -120,9 +116,9 @@ def positive_int(raw: str) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number; give e.g. 20") from None
+        raise _refusal(f"{raw!r} is not a whole number; give e.g. 20") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{raw} is less than 1; give a count of 1 or more")
+        raise _refusal(f"{raw} is less than 1; give a count of 1 or more")
     return value
 
 
@@ -131,10 +127,10 @@ def epoch_ms(raw: str) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a number") from None
+        raise _refusal(f"{raw!r} is not a number") from None
     problem = now_ms_problem(value)
     if problem is not None:
-        raise argparse.ArgumentTypeError(problem)
+        raise _refusal(problem)
     return value
 
 
@@ -149,10 +145,8 @@ def _is_kind(path: str | Path, raw: str, test: Callable[[int], bool], wanted: st
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:  # its length, the limit and the fix, quoted cut
             why = unreadable_reason(exc, os.path.abspath(os.fspath(path)))
-            raise argparse.ArgumentTypeError(
-                f"{shown_repr(raw)} cannot be looked at: {why}; pass {wanted}"
-            ) from None
-        raise argparse.ArgumentTypeError(
+            raise _refusal(f"{shown_repr(raw)} cannot be looked at: {why}; pass {wanted}") from None
+        raise _refusal(
             f"{shown_repr(raw)} cannot be looked at ({exc.strerror or exc}); pass {wanted}"
         ) from None
 
@@ -179,7 +173,7 @@ def _folder_wanting(wanted: str) -> Callable[[str], Path]:
     def folder(raw: str) -> Path:
         path = user_path(raw)
         if not _is_kind(path, raw, stat.S_ISDIR, wanted):
-            raise argparse.ArgumentTypeError(f"{_not_a_folder(path, raw)}; {wanted}")
+            raise _refusal(f"{_not_a_folder(path, raw)}; {wanted}")
         return absolute_dir(path)
 
     return folder
@@ -191,7 +185,7 @@ def _file_wanting(wanted: str) -> Callable[[str], Path]:
     def file(raw: str) -> Path:
         path = user_path(raw)  # `~` as every path argument reads it (HOME, else the passwd entry)
         if not _is_kind(path, raw, stat.S_ISREG, wanted):
-            raise argparse.ArgumentTypeError(f"{_not_a_file(path, raw)}; {wanted}")
+            raise _refusal(f"{_not_a_file(path, raw)}; {wanted}")
         return path
 
     return file
@@ -215,7 +209,7 @@ archive_file = _file_wanting("pass a zip written by `memdir-nb export --archive`
 def new_path(raw: str) -> Path:
     """An argparse type: a non-empty path (the empty string would mean the current folder)."""
     if not raw.strip():
-        raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
+        raise _refusal("the path is empty; give the folder to create")
     return absolute_dir(output_path(raw))
 
 
@@ -240,5 +234,5 @@ def existing_dir_text(raw: str) -> str:
     """
     path = user_path_text(raw)
     if not _is_kind(path, raw, stat.S_ISDIR, "the memory dir (the folder holding MEMORY.md)"):
-        raise argparse.ArgumentTypeError(f"{_not_a_folder(path, raw)}; {MEMORY_DIR_WANTED}")
+        raise _refusal(f"{_not_a_folder(path, raw)}; {MEMORY_DIR_WANTED}")
     return os.path.abspath(path)

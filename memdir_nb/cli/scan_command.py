@@ -6,8 +6,6 @@ shell prompt or a hook, pays only for the scan itself: see docs/performance.md.
 
 from __future__ import annotations
 
-import argparse
-
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.constants import MAX_MEMORY_FILES
 from memdir_nb.spec.shown_names import terminal_name
@@ -17,18 +15,27 @@ from memdir_nb.storage.home_folders import empty_dir_note
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import ScanReport, scan_memory_dir
 
+TYPE_CHECKING = False  # typing and argparse stay unimported at run time; mypy reads the block
+if TYPE_CHECKING:
+    import argparse
+
 
 def cmd_scan(args: argparse.Namespace) -> int:
-    """Print the manifest the selector would see, then what was skipped."""
+    """`memdir-nb scan` as its parser read it (cli.parsers): scan_dir with its values."""
+    return scan_dir(args.dir, args.limit, args.json)
 
-    nested = folder_of_memory_dirs(args.dir)
+
+def scan_dir(directory: str, limit: int, as_json: bool) -> int:
+    """Print the manifest the selector would see, then what was skipped. cli.main calls this
+    with a plain scan's values (cli.plain_scan), without argparse."""
+    nested = folder_of_memory_dirs(directory)
     if nested is not None:  # its memory dirs' files listed as one dir would mislead
-        return _print_folder_of_dirs(args, nested.problem, nested.fix, nested.names)
-    report = scan_memory_dir(args.dir, limit=args.limit)
-    empty = None if report.total_found or report.skipped else empty_dir_note(args.dir)
-    if args.json:
+        return _print_folder_of_dirs(directory, as_json, nested.problem, nested.fix, nested.names)
+    report = scan_memory_dir(directory, limit=limit)
+    empty = None if report.total_found or report.skipped else empty_dir_note(directory)
+    if as_json:
         payload = {
-            "dir": str(args.dir),
+            "dir": str(directory),
             "total_found": report.total_found,
             "past_cap": report.past_cap,
             "memories": [
@@ -51,7 +58,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     manifest = format_memory_manifest(report.headers)
     if manifest:  # a blank line sets the count apart from it (none before a first line)
         print(manifest, end="\n\n")
-    print(f"{_count_line(report, args.limit)}.")
+    print(f"{_count_line(report, limit)}.")
     if empty is not None:
         print(f"note: {empty}")
     malformed = [h.filename for h in report.headers if h.malformed]
@@ -61,7 +68,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         # a skipped name can hold a newline: shown raw, it would start a line of its own; and
         # `bad<0xff>.md` beside `bad\\udcff.md` must show as two names (terminal_name)
         print(f"skipped {terminal_name(skipped.path)}: {terminal_line(skipped.reason)}")
-    unloaded = unloaded_agent_index(args.dir, [h.filename for h in report.headers])
+    unloaded = unloaded_agent_index(directory, [h.filename for h in report.headers])
     if unloaded is not None:  # listed as one dir's, though no agent sees them
         print(f"note: {unloaded.problem}; {unloaded.fix}")
     return 0
@@ -105,12 +112,12 @@ def _count_line(report: ScanReport, limit: int = MAX_MEMORY_FILES) -> str:
 
 
 def _print_folder_of_dirs(
-    args: argparse.Namespace, problem: str, fix: str, names: tuple[str, ...]
+    directory: str, as_json: bool, problem: str, fix: str, names: tuple[str, ...]
 ) -> int:
     """A folder of memory dirs (agent-memory/): say so, and list nothing as one dir's memories."""
-    if args.json:
+    if as_json:
         payload = {
-            "dir": str(args.dir),
+            "dir": str(directory),
             "total_found": 0,
             "memories": [],
             "skipped": [],

@@ -45,8 +45,8 @@ from memdir_nb.machine import (
     numpy_module,
     usable_cpus,
 )
+from memdir_nb.spec.computed_once import computed_once
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
-from memdir_nb.spec.records import computed_once
 from memdir_nb.spec.similarity import (
     UnionFind,
     candidate_pair_columns,

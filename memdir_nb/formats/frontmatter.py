@@ -16,11 +16,9 @@ memdir_nb.formats.frontmatter_render; reading a file's head from disk in memdir_
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import re
 import sys
-from typing import Any
 
 from memdir_nb.formats.frontmatter_fast import PlainColon, fast_parse, fast_scalar
 from memdir_nb.formats.frontmatter_window import (
@@ -31,6 +29,7 @@ from memdir_nb.formats.frontmatter_window import (
 from memdir_nb.formats.frontmatter_window import (
     normalise_newlines as normalise_newlines,  # re-exported: its importers look for it here
 )
+from memdir_nb.spec import datetime_types as _dt
 from memdir_nb.spec.constants import (
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,
@@ -41,6 +40,10 @@ from memdir_nb.spec.records import Record, field, replace
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
+
+TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
+if TYPE_CHECKING:
+    from typing import Any
 
 _CORE_KEYS = ("name", "description", "type")
 

@@ -33,9 +33,9 @@ More shapes are answered without YAML because the answer is just as certain:
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 
+from memdir_nb.spec import datetime_types as _dt
 from memdir_nb.spec.constants import MODIFIED_KEY
 from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import compiled_on_first_use

@@ -15,10 +15,13 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
-from typing import Any
 
 from memdir_nb.spec.constants import JSON_BYTES_PER_VALUE, JSON_MAX_DEPTH
 from memdir_nb.spec.shown_names import lone_surrogates_shown
+
+TYPE_CHECKING = False  # typing stays unimported at run time (`memdir-nb scan --json`)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Once every escape pair is gone (see nesting_depth), a JSON string is a quote, anything but a
 # quote, and a quote: one character class, which the regex engine runs in a tight loop with no

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Iterable
 
+from memdir_nb.spec import datetime_types as _dt
 from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS
 from memdir_nb.spec.records import Record
-from memdir_nb.spec.taxonomy import MemoryType, Scope, scope_of_path
+from memdir_nb.spec.taxonomy import MemoryType, scope_of_path
 from memdir_nb.spec.text import one_line
+
+TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
+if TYPE_CHECKING:
+    from memdir_nb.spec.taxonomy import Scope
 
 
 class MemoryHeader(Record, frozen=True):

@@ -26,9 +26,12 @@ import contextlib
 import errno
 import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
 
 from memdir_nb.spec.text import terminal_safe
+
+TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 def _escaped_for(text: str, encoding: str) -> str:

@@ -12,8 +12,9 @@ Why not dataclasses: `import dataclasses` imports `inspect` (and with it `ast`, 
 `tokenize`, `linecache`), and each class it builds runs several `exec`s; on the scan path that
 was about a fifth of the `memdir-nb scan` process (docs/performance.md, thirty-first session).
 A NamedTuple is no cheaper there: with string annotations its class compiles each of them.
-A record class runs one `exec` (its `__init__` and its key, with the generated signature) and
-shares the other methods. `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` still
+A record class runs one `exec` (its `__init__`, with the generated signature), when its first
+object is made or its `__init__` is first asked for; its key (the compared fields' tuple) comes
+from operator.attrgetter, and it shares the other methods. `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` still
 work on a record: its `__dataclass_fields__`, read first by those functions, is built on first
 use by dataclasses itself from a twin class with the same fields, so only a caller of those
 functions imports the module. The package's own code uses `replace` and `field_names` here.
@@ -28,11 +29,26 @@ a record subclassing another one that has fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from operator import attrgetter
 from reprlib import recursive_repr
-from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform, overload
 
-__all__ = ["FrozenRecordError", "Record", "computed_once", "field", "field_names", "replace"]
+# typing stays unimported at run time: every `memdir-nb scan` imports this module, and typing
+# is about 12 M instructions of that process (docs/performance.md, forty-second session)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+    R = TypeVar("R", bound="Record")
+else:
+
+    def dataclass_transform(**_options: object) -> Callable[[type], type]:
+        """typing.dataclass_transform's place at run time: its mark is for type checkers,
+        which read it from the source (mypy sees the import above); the class is unchanged."""
+        return lambda cls: cls
+
+
+__all__ = ["FrozenRecordError", "Record", "field", "field_names", "replace"]
 
 
 class FrozenRecordError(AttributeError):
@@ -129,10 +145,8 @@ def _own_fields(name: str, ns: dict[str, Any], slots: bool) -> list[_Field]:
     return fields
 
 
-def _generated(
-    cls: type, fields: list[_Field], frozen: bool, annotations: dict[str, Any]
-) -> dict[str, Any]:
-    """`__init__` with the fields' signature, and `_record_key`, the compared fields' tuple."""
+def _init_of(cls: type, fields: list[_Field], frozen: bool, annotations: dict[str, Any]) -> Any:
+    """cls's `__init__`, with the fields' signature."""
     # Every name the generated code uses besides the fields starts with __record, a prefix
     # _own_fields refuses for a field (and `self` is renamed when a field takes that name).
     me = "__record_self" if any(spec.name == "self" for spec in fields) else "self"
@@ -156,17 +170,61 @@ def _generated(
         body = f"    {me}.__dict__.update({{{items}}})\n"
     else:
         body = "".join(f"    {me}.{s.name} = {v}\n" for s, v in zip(fields, values, strict=True))
-    key = "".join(f"{me}.{s.name}, " for s in fields if s.compare)
-    source = (
-        f"def __init__({me}, {', '.join(params)}):\n{body or '    pass'}\n"
-        f"def _record_key({me}):\n    return ({key})\n"
-    )
+    source = f"def __init__({me}, {', '.join(params)}):\n{body or '    pass'}\n"
     exec(source, space)  # field names only (checked identifiers by the class statement)
     init = space["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     init.__annotations__ = {s.name: annotations[s.name] for s in fields} | {"return": None}
-    return {"__init__": init, "__record_key__": space["_record_key"]}
+    return init
+
+
+class _InitOnFirstUse:
+    """A record's `__init__` until it is first asked for (an object made, `inspect.signature`):
+    then compiled (_init_of) and put in its own place on the class, for good.
+
+    The compile is most of a record class's cost, and a process imports many record classes
+    it never makes an object of: a `memdir-nb scan` made 15 classes and objects of 10
+    (docs/performance.md, forty-second session)."""
+
+    __slots__ = ("annotations", "fields", "frozen", "owner")
+
+    def __init__(self, fields: list[_Field], frozen: bool, annotations: dict[str, Any]) -> None:
+        self.fields, self.frozen, self.annotations = fields, frozen, annotations
+        self.owner: type = object
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.owner = owner
+
+    def __get__(self, obj: object, cls: type | None = None) -> Any:
+        init = _init_of(self.owner, self.fields, self.frozen, self.annotations)
+        type.__setattr__(self.owner, "__init__", init)
+        return init if obj is None else init.__get__(obj, cls)
+
+
+def _key_of(names: Iterable[str]) -> Callable[[object], tuple[object, ...]]:
+    """The method giving the named fields' values as a tuple, made without compiling any code
+    (a compile of its own was about a fifth of a record class's cost: docs/performance.md,
+    forty-second session)."""
+    compared = tuple(names)
+    if not compared:
+        return _no_key
+    values = attrgetter(*compared)
+    if len(compared) > 1:
+
+        def key(self: object) -> tuple[object, ...]:
+            return values(self)  # attrgetter of several names gives their tuple
+
+    else:
+
+        def key(self: object) -> tuple[object, ...]:
+            return (values(self),)
+
+    return key
+
+
+def _no_key(self: object) -> tuple[object, ...]:
+    return ()
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> None:
@@ -195,7 +253,7 @@ def _dataclass_fields(cls: type) -> dict[str, Any]:
     record: Any = cls
     ns: dict[str, Any] = {"__annotations__": {}, "__doc__": cls.__doc__ or cls.__name__}
     for spec in record.__record_fields__:
-        ns["__annotations__"][spec.name] = cls.__annotations__.get(spec.name, Any)
+        ns["__annotations__"][spec.name] = cls.__annotations__[spec.name]  # each field has one
         ns[spec.name] = dataclasses.field(
             default=spec.default if spec.default is not _MISSING else dataclasses.MISSING,
             default_factory=spec.default_factory or dataclasses.MISSING,
@@ -231,9 +289,10 @@ class _RecordMeta(type):
         fields = _own_fields(name, ns, slots)
         if slots:
             ns["__slots__"] = tuple(spec.name for spec in fields)
-        cls = super().__new__(mcls, name, bases, ns)
         names = tuple(spec.name for spec in fields)
-        made = _generated(cls, fields, frozen, ns.get("__annotations__", {})) | {
+        made = {
+            "__init__": _InitOnFirstUse(fields, frozen, ns.get("__annotations__", {})),
+            "__record_key__": _key_of(spec.name for spec in fields if spec.compare),
             "__record_fields__": tuple(fields),
             "__record_names__": names,
             "__record_repr__": tuple(spec.name for spec in fields if spec.repr),
@@ -244,9 +303,9 @@ class _RecordMeta(type):
         }
         if frozen:
             made |= {"__setattr__": _frozen_setattr, "__delattr__": _frozen_delattr}
-        for attribute, value in made.items():
-            type.__setattr__(cls, attribute, value)
-        return cls
+        # in the namespace the class is made from: each type.__setattr__ on a made class
+        # costs a clearing of the type's method cache
+        return super().__new__(mcls, name, bases, ns | made)
 
 
 class Record(metaclass=_RecordMeta):
@@ -277,10 +336,6 @@ class Record(metaclass=_RecordMeta):
         return f"{type(self).__qualname__}({shown})"
 
 
-# bound to the class itself, not its name: a name is compiled (typing.ForwardRef) at import
-R = TypeVar("R", bound=Record)
-
-
 def replace(obj: R, /, **changes: Any) -> R:
     """A copy of the record obj with the named fields changed (as `dataclasses.replace`)."""
     for name in type(obj).__record_names__:
@@ -297,39 +352,3 @@ def field_names(obj: object) -> tuple[str, ...] | None:
         return cls.__record_names__  # type: ignore[attr-defined,no-any-return]  # a record's
     fields = getattr(cls, "__dataclass_fields__", None)
     return tuple(fields) if fields is not None else None
-
-
-V = TypeVar("V")
-
-
-class computed_once(Generic[V]):  # lower case: a decorator, as cached_property is
-    """`functools.cached_property` without its lock: an attribute computed from the object on
-    its first read and kept in the object's `__dict__`, so later reads find it there and never
-    call this descriptor again.
-
-    Python 3.11's cached_property takes one lock per property (for every object of the class)
-    on each first read; Python 3.12 dropped it. A dream plan makes 2,000 memory objects and
-    reads several such attributes of each once (about 0.7 µs each saved; docs/performance.md,
-    thirty-sixth session). Two threads reading one object's attribute first at once may both
-    compute it: use it only for a pure function of fields that do not change, as the plan's are.
-    """
-
-    def __init__(self, compute: Callable[[Any], V]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> computed_once[V]: ...
-
-    @overload
-    def __get__(self, obj: object, owner: type | None = None) -> V: ...
-
-    def __get__(self, obj: object | None, owner: type | None = None) -> V | computed_once[V]:
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.compute(obj)
-        return value

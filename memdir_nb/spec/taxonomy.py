@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
 
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.records import Record
 
-Scope = Literal["private", "team"]
+# typing stays unimported at run time (every `memdir-nb scan` imports this module; typing is
+# about 12 M instructions of that process: docs/performance.md, forty-second session)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Scope = Literal["private", "team"]
+else:
+
+    def __getattr__(name: str) -> object:
+        """`Scope` for code that reads it at run time (`memdir_nb.Scope`, `typing.get_args`),
+        made on first use: the package's own modules name it in annotations only."""
+        if name != "Scope":
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from typing import Literal  # local: the one use of typing here, for the few who ask
+
+        globals()["Scope"] = scope = Literal["private", "team"]
+        return scope
+
+
 SCOPES: tuple[Scope, ...] = ("private", "team")
 
 

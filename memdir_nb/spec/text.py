@@ -290,14 +290,14 @@ _ASCII_LINE_BREAKS = re.compile(r"[\r\n]+")  # _LINE_BREAKS' ASCII members
 # date rewrite changed `yesterday` inside a list item's fenced block). A block closes as
 # CommonMark closes it: a run of the opening character at least as long, nothing after it but
 # spaces; a ~~~ line inside a ``` block is code (polish30b: lint and the dates closed on either).
-_FENCE_RUN = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
+_FENCE_RUN = compiled_on_first_use(r"[ \t]*(`{3,}|~{3,})(.*)")  # a scan reads no body
 
 
 def fence_change(line: str, open_fence: str) -> str | None:
     """What a fence line does to the fenced code block open before it (open_fence: the run that
     opened it, "" when none is): the run that opens one, "" when it closes the open one, None
     when the line is no fence line here (prose, or code inside the open block)."""
-    run = _FENCE_RUN.match(line)
+    run = _FENCE_RUN().match(line)
     if run is None:
         return None
     mark, rest = run.group(1), run.group(2)
@@ -443,10 +443,17 @@ def without_lone_surrogates(text: str) -> str:
     return text if text.isascii() else _LONE_SURROGATE().sub("\ufffd", text)
 
 
+def _unsafe_only_in_ascii(text: str) -> bool:
+    """Whether the ASCII patterns find all text's unsafe characters: it is ASCII, or printable
+    but newlines and tabs, as no member of UNSAFE_CLASS past ASCII is (a test checks each): a
+    '…' then compiles no whole class (0.3 ms of a scan, docs/performance.md, forty-second)."""
+    return text.isascii() or text.replace("\n", " ").replace("\t", " ").isprintable()
+
+
 def first_unsafe_char(text: str) -> str | None:
     """The first character of text that must not reach a name or a terminal raw, else None."""
-    found = (_ASCII_UNSAFE_IN_LINE if text.isascii() else unsafe_in_line()).search(text)
-    return found.group() if found else None
+    pattern = _ASCII_UNSAFE_IN_LINE if _unsafe_only_in_ascii(text) else unsafe_in_line()
+    return found.group() if (found := pattern.search(text)) else None
 
 
 def html_safe(value: object) -> str:
@@ -476,7 +483,7 @@ def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:
     stay unless keep_newlines is False. This is the one sanitiser for everything the CLI prints
     from a memory dir, a home or a transcript.
     """
-    if text.isascii():
+    if _unsafe_only_in_ascii(text):
         pattern = _ASCII_UNSAFE_IN_TEXT if keep_newlines else _ASCII_UNSAFE_IN_LINE
     else:
         pattern = unsafe_in_text() if keep_newlines else unsafe_in_line()

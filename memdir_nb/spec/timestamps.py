@@ -6,9 +6,9 @@ reading a header (formats.frontmatter, every scan) loads only these two rules.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 
+from memdir_nb.spec import datetime_types as _dt
 from memdir_nb.spec.text import compiled_on_first_use
 
 # Earliest and latest moments a `modified:` time may name: before the epoch or past 9999 is not

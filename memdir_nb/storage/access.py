@@ -16,7 +16,6 @@ import codecs
 import errno
 import os
 import stat as _stat
-from typing import Literal
 
 from memdir_nb.formats.names import depth_problem
 from memdir_nb.spec.quoted import shown_text
@@ -28,17 +27,21 @@ __all__ = [
     "MissingFile",
     "ReadRefused",
     "ReadResult",
-    "RefusalKind",
     "file_kind",
     "holds_exactly",
     "read_contained",
     "try_read_contained",
 ]
 
-# "too-deep": a path with more folders than any memory route goes into (formats.names.depth_problem)
-RefusalKind = Literal[
-    "missing", "outside", "not-regular", "changed", "unreadable", "symlink", "too-deep"
-]
+TYPE_CHECKING = False  # typing stays unimported at run time (every `memdir-nb scan` reads here)
+if TYPE_CHECKING:  # a type for the checker only: ReadRefused.kind's values
+    from typing import Literal
+
+    # "too-deep": a path with more folders than any memory route goes into
+    # (formats.names.depth_problem)
+    RefusalKind = Literal[
+        "missing", "outside", "not-regular", "changed", "unreadable", "symlink", "too-deep"
+    ]
 
 _CHUNK = 64 * 1024
 _MAX_OPEN_DIRS = 64  # folder descriptors a ContainedReader keeps open at most

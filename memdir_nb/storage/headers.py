@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from memdir_nb.formats.frontmatter import (
     Frontmatter,
@@ -22,6 +21,7 @@ from memdir_nb.spec.text import first_lines
 from memdir_nb.spec.text import one_line as one_line  # re-exported
 from memdir_nb.storage.access import ContainedReader, ReadResult, read_contained
 
+TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
 if TYPE_CHECKING:  # re-exported for type checkers; at run time through __getattr__ below
     from memdir_nb.formats.frontmatter_render import (
         render_memory_file as render_memory_file,

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from memdir_nb.formats.names import is_memory_filename, name_problem
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, REPOSITORY_FILE_STEMS
+from memdir_nb.spec.text import compiled_on_first_use
 
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
 
@@ -30,7 +31,9 @@ def gate_refusal(name: str) -> str | None:
 
 # The rest of a `readme-` name that makes it a translation of the README: a language tag
 # (`zh`, `pt-BR`, `zh_Hans`), a language of two or three letters and optional subtags.
-_README_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*", re.IGNORECASE)
+# Compiled on first use: only a `readme-` name needs it, and with IGNORECASE its compile was
+# about 0.2 ms of every `memdir-nb scan` (docs/performance.md, forty-second session).
+_README_LANGUAGE = compiled_on_first_use(r"[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*", re.IGNORECASE)
 
 
 def is_repository_file(name: str) -> bool:
@@ -50,7 +53,7 @@ def is_repository_file(name: str) -> bool:
         return False
     if head.isupper():
         return True
-    return head.casefold() == "readme" and _README_LANGUAGE.fullmatch(rest) is not None
+    return head.casefold() == "readme" and _README_LANGUAGE().fullmatch(rest) is not None
 
 
 REFUSED, REPOSITORY, MEMORY, OTHER = "refused", "repository", "memory", "other"

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
-from memdir_nb.spec.bounded_cache import ENTRY_OVERHEAD_BYTES, weight_of
+from memdir_nb.spec.byte_weight import ENTRY_OVERHEAD_BYTES, weight_of
 from memdir_nb.spec.constants import MAX_MEMORY_FILES, SCAN_CACHE_MAX_BYTES
 from memdir_nb.spec.records import Record, field
 from memdir_nb.spec.taxonomy import MemoryType
@@ -179,7 +179,7 @@ class ScanCache:
             self._hits = self._misses = self._racy = 0
 
     def held_bytes(self) -> int:
-        """The bytes the entries are counted as (spec.bounded_cache.weight_of), all dirs."""
+        """The bytes the entries are counted as (spec.byte_weight.weight_of), all dirs."""
         with self._lock:
             return sum(self._root_bytes.values())
 

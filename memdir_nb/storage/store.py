@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from memdir_nb.clock import HasClock, resolve_now_ms
+from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats import frontmatter, index
 from memdir_nb.formats.frontmatter_render import (
     render_memory_file,
@@ -71,6 +71,7 @@ from memdir_nb.storage.transaction import (
 )
 
 if TYPE_CHECKING:
+    from memdir_nb.clock import HasClock
     from memdir_nb.formats.manifest import MemoryHeader
 
 log = logging.getLogger(__name__)

@@ -17,9 +17,9 @@ import json
 import os
 import stat
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from memdir_nb.clock import HasClock, resolve_now_ms
+from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import index_cap_verdict
 from memdir_nb.formats.names import depth_problem
@@ -55,6 +55,9 @@ from memdir_nb.toolloop.memory_paths import (
 )
 from memdir_nb.toolloop.memory_text import MemoryCommandError
 from memdir_nb.toolloop.memory_view import view_file, view_folder
+
+if TYPE_CHECKING:
+    from memdir_nb.clock import HasClock
 
 T = TypeVar("T")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anthropic.lib.tools import (
     BetaAbstractMemoryTool,
@@ -35,7 +35,6 @@ from anthropic.types.beta import (
 )
 from anyio.to_thread import run_sync
 
-from memdir_nb.clock import HasClock
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.toolloop.memory_commands import MemoryDirBackend
 from memdir_nb.toolloop.memory_text import (
@@ -44,6 +43,9 @@ from memdir_nb.toolloop.memory_text import (
     missing_field,
     unknown_command,
 )
+
+if TYPE_CHECKING:
+    from memdir_nb.clock import HasClock
 
 __all__ = ["AsyncMemdirMemoryTool", "MemdirMemoryTool"]
 

@@ -782,7 +782,7 @@ def test_recall_s_tool_help_says_what_a_tool_in_use_changes() -> None:
 def test_every_argument_has_help_text() -> None:
     import argparse
 
-    from memdir_nb.cli.main import build_parser
+    from memdir_nb.cli.parsers import build_parser
 
     parser = build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
@@ -798,7 +798,7 @@ def test_every_argument_has_help_text() -> None:
 def test_every_command_a_hint_names_exists() -> None:
     import re
 
-    from memdir_nb.cli.main import build_parser
+    from memdir_nb.cli.parsers import build_parser
 
     parser = build_parser()
     choices = next(a for a in parser._actions if a.dest == "command").choices
@@ -1191,7 +1191,7 @@ def test_a_command_parsed_alone_gives_what_the_whole_parser_gives(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from memdir_nb.cli.main import build_parser, parse_one_command
+    from memdir_nb.cli.parsers import build_parser, parse_one_command
 
     monkeypatch.setenv("COLUMNS", "100")
     left = 0
@@ -1207,7 +1207,7 @@ def test_a_command_parsed_alone_gives_what_the_whole_parser_gives(
 
 
 def test_words_a_command_does_not_take_are_left_to_the_whole_parser(demo_dir: Path) -> None:
-    from memdir_nb.cli.main import parse_one_command
+    from memdir_nb.cli.parsers import parse_one_command
 
     assert parse_one_command(["scan", str(demo_dir), "--nope"]) is None
     assert parse_one_command(["scan", str(demo_dir), "extra"]) is None
@@ -1229,7 +1229,7 @@ def test_each_command_alone_has_the_help_of_its_subcommand(
 ) -> None:
     import argparse
 
-    from memdir_nb.cli.main import COMMANDS, build_parser, command_parser
+    from memdir_nb.cli.parsers import COMMANDS, build_parser, command_parser
 
     monkeypatch.setenv("COLUMNS", "100")
     (sub,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
@@ -1287,7 +1287,10 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
         "status = main(['scan', sys.argv[1]])\n"
         "watched = ('logging', 'json', 'memdir_nb.home.config', 'memdir_nb.spec.dates',"
         " 'memdir_nb.cli.dir_commands', 'memdir_nb.cli.home_commands', 'memdir_nb.lint',"
-        " 'html', 'threading', 'pathlib', 'urllib.parse', 'shutil')\n"
+        " 'html', 'threading', 'pathlib', 'urllib.parse', 'shutil',"
+        # datetime.py runs pure-Python copies of its classes (the scan's modules take the C
+        # ones, spec.datetime_types: forty-second session); PyYAML, for a YAML header, loads it
+        " 'datetime')\n"
         "print('LOADED', status, sorted(m for m in watched if m in sys.modules))\n"
         "from memdir_nb.spec import text\n"  # nor compiled a class with a 64K-character map
         "big = (text.unsafe_in_text, text.unsafe_in_line, text._LINE_BREAKS, text._LONE_SURROGATE)\n"
@@ -1323,13 +1326,57 @@ def test_scan_imports_neither_dataclasses_nor_inspect_nor_compiles_what_it_does_
         "sys.argv = ['memdir-nb', 'scan', sys.argv[1], *sys.argv[2:]]\n"
         "status = main()\n"
         "print('LOADED', status, [m for m in ('dataclasses', 'inspect') if m in sys.modules])\n"
-        "from memdir_nb.spec import timestamps\n"  # a regex the scan never runs, left uncompiled
-        "print('COMPILED', timestamps._TRASH_STAMP.cache_info().currsize, evals)\n"
+        # regexes the scan never runs, left uncompiled (a readme- name's language tag, with
+        # IGNORECASE about 0.2 ms; a code fence's line: forty-second session)
+        "from memdir_nb.spec import text, timestamps\n"
+        "from memdir_nb.storage import name_kinds\n"
+        "unrun = (timestamps._TRASH_STAMP, name_kinds._README_LANGUAGE, text._FENCE_RUN)\n"
+        "print('COMPILED', sum(f.cache_info().currsize for f in unrun), evals)\n"
     )
     for extra in ([], ["--json"]):
         out = _python_probe(code, str(mem), *extra)
         assert "user_broken.md" in out.stdout
         assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0 []"]
+
+
+def test_a_scan_process_imports_neither_typing_nor_argparse(tmp_path: Path) -> None:
+    # typing was about 12 M instructions of the 214 M of a `memdir-nb scan` process, loaded for
+    # annotations and type-only names (the scan's modules keep them under TYPE_CHECKING), and
+    # argparse with gettext, locale and the scan's parser about 12 M more: a plain scan command
+    # line is read by cli.plain_scan (docs/performance.md, forty-second session). A dir with a
+    # malformed header and a multi-line YAML one, as text and as JSON, with and without --limit.
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    (mem / "user_broken.md").write_text("---\nname: [unclosed\ntype: user\n---\nbody\n")
+    (mem / "user_yaml.md").write_text("---\nname: y\ndescription: |\n  two\n  lines\n---\nb\n")
+    code = (
+        "import sys\n"
+        "from memdir_nb.cli import main\n"
+        "sys.argv = ['memdir-nb', 'scan', *sys.argv[1:]]\n"
+        "status = main()\n"
+        "unused = ('typing', 'argparse', 'gettext', 'locale', 'memdir_nb.cli.parsers')\n"
+        "print('LOADED', status, [m for m in unused if m in sys.modules])\n"
+    )
+    for extra in ([], ["--json"], ["--limit", "2", "--json"], ["--limit", "5"]):
+        out = _python_probe(code, str(mem), *extra)
+        assert "user_broken.md" in out.stdout
+        assert out.stdout.splitlines()[-1] == "LOADED 0 []"
+
+
+def test_a_plain_scan_prints_what_the_scan_parser_would_have_it_print(tmp_path: Path) -> None:
+    # `--limit=N` is left to argparse (cli.plain_scan): the two routes print the same bytes
+    mem = tmp_path / "memory"
+    for i in range(4):
+        add_memory(mem, f"feedback_{i}.md", age_days=i + 1)
+    (mem / "user_broken.md").write_text("---\nname: [unclosed\ntype: user\n---\nbody\n")
+    for plain, parsed in (
+        (["--limit", "3"], ["--limit=3"]),
+        (["--limit", "200", "--json"], ["--json", "--limit=200"]),
+    ):
+        outs = [run_cli("scan", str(mem), *words) for words in (plain, parsed)]
+        assert outs[0].returncode == outs[1].returncode == 0
+        assert outs[0].stdout == outs[1].stdout and "feedback_0.md" in outs[0].stdout
+        assert outs[0].stderr == outs[1].stderr == ""
 
 
 def test_scan_loads_no_renderer_and_the_headers_module_still_hands_them_out(
@@ -1670,7 +1717,7 @@ def test_a_path_argument_that_cannot_be_looked_at_is_a_usage_error_naming_why(
 ) -> None:
     # attack round 14: pathlib's is_dir/is_file raise for a name past NAME_MAX (or a folder
     # this user cannot enter), so the argument types ended in an OSError traceback
-    from memdir_nb.cli.main import build_parser
+    from memdir_nb.cli.parsers import build_parser
 
     too_long = str(tmp_path / ("a" * 300))
     with pytest.raises(SystemExit) as ended:

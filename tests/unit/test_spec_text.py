@@ -267,6 +267,43 @@ def test_non_ascii_text_still_meets_the_whole_patterns() -> None:
     assert terminal_safe("caf\u00e9 \x1b[31m") == "caf\u00e9 \\x1b[31m"
 
 
+def test_no_unsafe_character_past_ascii_is_printable() -> None:
+    # terminal_safe and first_unsafe_char match text that is printable but for newline and tab
+    # with the ASCII patterns alone (spec.text._unsafe_only_in_ascii): right only while every
+    # member of the whole class past ASCII is one str.isprintable refuses.
+    whole = spec_text.unsafe_in_line()
+    members = [chr(c) for c in range(128, 0x10000) if whole.fullmatch(chr(c))]
+    assert len(members) > 2000  # the C1 controls, the bidi and separator marks, surrogates
+    assert [c for c in members if c.isprintable()] == []
+
+
+@given(st.text(alphabet=st.characters(codec=None), max_size=60))
+def test_printed_text_is_escaped_as_the_whole_classes_escape_it(text: str) -> None:
+    # the same escapes whichever pattern matched (the ASCII ones for text printable past ASCII)
+    def escaped(match: re.Match[str]) -> str:
+        return spec_text.escape_of(match.group())
+
+    assert terminal_safe(text) == spec_text.unsafe_in_text().sub(escaped, text)
+    assert terminal_line(text) == spec_text.unsafe_in_line().sub(escaped, text)
+    found = spec_text.unsafe_in_line().search(text)
+    assert first_unsafe_char(text) == (found.group() if found else None)
+
+
+def test_printed_text_with_a_printable_character_past_ascii_compiles_no_whole_class() -> None:
+    # A scan whose output held one '…' compiled the whole class, about 0.3 ms of the process
+    code = (
+        "from memdir_nb.spec import text\n"
+        "out = text.terminal_safe('200 listed, \u2026 and 14 more: caf\u00e9\\n\\tx')\n"
+        "line = text.terminal_line('caf\u00e9\\n')\n"
+        "first = text.first_unsafe_char('r\u00e9sum\u00e9 \u65e5\u672c.md')\n"
+        "big = (text.unsafe_in_text, text.unsafe_in_line)\n"
+        "print(repr(line), first, sum(f.cache_info().currsize for f in big))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["'caf\u00e9\\\\x0a'", "None", "0"]
+
+
 @pytest.mark.parametrize(
     ("text", "end"),
     [
