@@ -1449,6 +1449,44 @@ def build_long_title_unlisted_dir(root: Path) -> Path:
     return root
 
 
+def build_sectioned_over_cap_dir(root: Path) -> Path:
+    """A studio's index over the 200-line cap (settle42, after real42's ERP dir): a dated
+    section per firing, each holding one pointer with a hook far past 200 characters and a
+    blank line after it; a firing whose memory file was never committed (its pointer dangles
+    between blank lines, beside a note); then a long section of the person's own notes. Every
+    file has one mtime, as a git checkout leaves them, and none has `modified:`, so every
+    pointer's time ties and the lowest line goes first."""
+    pointers = []
+    for week in range(1, 15):
+        rel = f"project_firing_week_{week:02d}.md"
+        hook = (
+            f"week {week}: the glaze kiln was packed to the top shelf, fired to cone 6 over "
+            "eleven hours with a slow cool from 1,100 degrees, and the celadon test tiles on "
+            "the second shelf came out crazed again, so the next firing holds at peak longer"
+        )
+        body = f"{hook}.\n\n**Why:** the crazing cost a batch.\n\n**How to apply:** every firing."
+        _put(root / rel, flat_memory(f"Firing week {week}", hook, "project", body))
+        pointers += [f"## Firing, week {week}", f"- [Firing week {week}]({rel}) \u2014 {hook}", ""]
+    lost = [
+        "## Firing, week 15",
+        "The kiln log for this week is on paper in the studio binder.",
+        "",
+        "- [Firing week 15](project_firing_week_15.md) \u2014 the file was never committed",
+        "",
+        "- [Cone chart](reference_cone_chart.md) \u2014 the chart is pinned by the kiln instead",
+        "",
+    ]
+    notes = [
+        f"- bench note {i}: wedge the reclaim twice, it is wetter than new clay" for i in range(170)
+    ]
+    when = time.time() - 3 * DAY_S
+    text = "\n".join(["# Studio memory", "", *pointers, *lost, "## Bench notes", *notes]) + "\n"
+    _put(root / "MEMORY.md", text)
+    for path in root.iterdir():
+        os.utime(path, (when, when))  # one mtime for every file, as a checkout gives
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1496,6 +1534,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "unlinked-over-cap": build_unlinked_over_cap_dir,
     "long-title-unlisted": build_long_title_unlisted_dir,
     "erp-notes": build_erp_notes_dir,
+    "sectioned-over-cap": build_sectioned_over_cap_dir,
 }
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memdir_nb.formats import index
 from memdir_nb.formats.index_caps import (
@@ -39,7 +39,7 @@ __all__ = ["FIT_VERSION", "IndexText", "fit_index"]
 
 # Bump when a change to fit_index (or what it calls) can give another text: the plan's disk
 # cache (dream.disk_kept) keeps its answers under this version.
-FIT_VERSION = 1
+FIT_VERSION = 2
 
 
 class IndexText:
@@ -160,16 +160,38 @@ class IndexText:
                     self._drop_doubled_blank(heading)
         self._reset_if_empty()
 
-    def _drop_doubled_blank(self, pos: int) -> None:
+    def _drop_doubled_blank(self, pos: int) -> int:
         """After the line at pos went: the blank line next below it goes when the line above
         is blank too (or there is none), and a blank line above goes when nothing is below,
-        so no blank run, nor a blank end, is left where a section was."""
+        so no blank run, nor a blank end, is left where a section was. The position of the
+        blank line that went, or -1 (fit_index counts it off its totals)."""
         above = next((i for i in range(pos - 1, -1, -1) if self.lines[i] is not None), -1)
         below = next((i for i in range(pos + 1, len(self.lines)) if self.lines[i] is not None), -1)
         if below >= 0 and self.lines[below] == "" and (above < 0 or self.lines[above] == ""):
             self._kill(below)
-        elif below < 0 and above >= 0 and self.lines[above] == "":
+            return below
+        if below < 0 and above >= 0 and self.lines[above] == "":
             self._kill(above)
+            return above
+        return -1
+
+    def tidy_after(self, positions: list[int], gone: Callable[[int], None]) -> None:
+        """fit_index's rule after it removed the lines at positions: the blank line each leaves
+        doubled or at an end goes (_drop_doubled_blank), then each heading the removal emptied
+        and the blank line it leaves doubled; gone(pos) is told of each line as it goes.
+
+        Without the blank lines the fit left a run where each section went, counted it as
+        lines, and dropped pointers a collapse would have kept; the next plan collapsed the
+        runs and added those pointers back (settle42, real42's ERP index)."""
+        for pos in positions:
+            if (blank := self._drop_doubled_blank(pos)) >= 0:
+                gone(blank)
+        for heading in self.sections.emptied_by(positions):
+            if self.lines[heading] is not None:
+                self.drop_line(heading)
+                gone(heading)
+                if self.alive and (blank := self._drop_doubled_blank(heading)) >= 0:
+                    gone(blank)  # alive: drop_line empties lines with the last line
 
     def drop_line(self, pos: int) -> None:
         """Drop the line at pos, which is no entry (a heading left with nothing under it)."""
@@ -342,14 +364,15 @@ def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> s
     sizes = [len(line) if line.isascii() else index.cap_units(line) for line in out]
     n_bytes = sum(sizes) + len(out)  # every line ends with a newline
     # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
-    # non-empty line. Only non-empty lines are removed, so `last` only moves back.
+    # non-empty line. Lines are only removed, so `last` only moves back; each line that goes is
+    # told to gone() as it goes (a blank one after its neighbour: IndexText.tidy_after).
     last = next((i for i in range(len(out) - 1, -1, -1) if out[i] != ""), -1)
     n_lines = last + 1
 
     def gone(pos: int) -> None:
         nonlocal n_bytes, n_lines, last
         n_bytes -= sizes[pos] + 1
-        n_lines -= 1
+        n_lines -= pos <= last  # a blank line after the last line was counted off already
         if pos == last:
             last = pos - 1
             while last >= 0 and (rows[last] is None or rows[last] == ""):
@@ -374,9 +397,6 @@ def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> s
         doc._remove_key(key)
         if doc.alive == 0:
             return ""
-        for heading in doc.sections.emptied_by(positions):
-            if doc.lines[heading] is not None:
-                doc.drop_line(heading)
-                gone(heading)
+        doc.tidy_after(positions, gone)
         rows = doc.lines
     return doc.text()

@@ -1946,3 +1946,24 @@ def test_the_actions_touching_an_index_are_those_with_an_op_on_it_in_plan_order(
     for irel in rels:
         expected = [a for a in made if any(op.rel == irel for op in a.ops)]
         assert index_repairs_module._touching(irel, made) == expected
+
+
+def test_applying_a_plan_then_planning_again_proposes_no_index_action(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """settle42 (real42's ERP dir): an over-cap index of one-pointer sections with blank lines
+    between them. The first plan's fit dropped a section's pointer and heading and left the
+    blank lines around them as a run, so it dropped more pointers than the cap needed; the
+    second plan collapsed the runs and added those pointers back, and fitted again."""
+    root = real_dir("sectioned-over-cap")
+    kept = [line for line in (root / "MEMORY.md").read_text().split("\n") if "note" in line]
+    first = plan_consolidation(root)
+    kinds = [a.kind for a in first.actions]
+    assert kinds.count("drop_dangling_index_line") == 2 and "fit_index_caps" in kinds
+    apply_plan(first)
+    fitted = (root / "MEMORY.md").read_text()
+    assert "\n\n\n" not in fitted  # no blank run a later collapse would free
+    assert [line for line in fitted.split("\n") if "note" in line] == kept  # notes all stay
+    assert fitted.count("](project_firing_week_") == 8  # 6 sections of 14 went, not 9
+    again = plan_consolidation(root)
+    assert [a.kind for a in again.actions if "MEMORY.md" in a.files] == []

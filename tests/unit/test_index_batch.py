@@ -69,9 +69,25 @@ def _sections_with_lines(text: str) -> set[str]:
     return found
 
 
+def _reference_went(rows: list[str | None], pos: int) -> None:
+    """The line at rows[pos] went: the blank line it leaves doubled, or at an end, goes too."""
+    above = [i for i in range(pos) if rows[i] is not None]
+    below = [i for i in range(pos + 1, len(rows)) if rows[i] is not None]
+    if below and rows[below[0]] == "" and (not above or rows[above[-1]] == ""):
+        rows[below[0]] = None
+    elif not below and above and rows[above[-1]] == "":
+        rows[above[-1]] = None
+
+
+def _is_entry_for(row: str, target: str) -> bool:
+    """Whether the line alone is an entry remove_index_entry takes for target."""
+    return index.remove_index_entry(row + "\n", target) != row + "\n"
+
+
 def _reference_fit(text: str, order: tuple[str, ...]) -> str:
-    """dream's fitting as it was written before index_batch (one removal per pass), with the
-    headings emptied by a removal dropped right after it."""
+    """dream's fitting as it was written before index_batch (one removal per pass, each line
+    checked alone), with the headings emptied by a removal dropped right after it, and after
+    each line that goes the blank line it would leave doubled (or at an end) too (settle42)."""
 
     def fits(t: str) -> bool:
         lines = t.rstrip("\n").split("\n")
@@ -80,37 +96,40 @@ def _reference_fit(text: str, order: tuple[str, ...]) -> str:
             and len(t.encode()) <= index.MAX_ENTRYPOINT_BYTES
         )
 
+    def now() -> str:
+        kept = [row for row in rows if row is not None]
+        return "\n".join(kept) + "\n" if kept else ""
+
     collapsed: list[str] = []
     for line in text.rstrip("\n").split("\n"):
         if not line.strip() and collapsed and not collapsed[-1].strip():
             continue
         collapsed.append(line)
-    text = "\n".join(collapsed) + "\n"
-    if fits(text):
-        return text
-    out = []
-    for line in text.rstrip("\n").split("\n"):
+    rows: list[str | None] = []
+    for line in collapsed:
         entry = index.parse_index(line)
-        out.append(
-            index.format_index_entry(
-                entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
-            )
-            if entry
-            else line
+        hook = index.shorten_hook(entry[0].hook, 80) if entry else ""
+        rows.append(
+            index.format_index_entry(entry[0].title, entry[0].target, hook) if entry else line
         )
-    text = "\n".join(out) + "\n"
-    had = _sections_with_lines(text)
+    if fits("\n".join(collapsed) + "\n"):
+        return "\n".join(collapsed) + "\n"
+    had = _sections_with_lines(now())
     for target in order:
-        if fits(text):
+        if fits(now()):
             break
-        text = index.remove_index_entry(text, target)
-        for heading in had - _sections_with_lines(text):
-            lines = text.split("\n")
-            if heading in lines:
-                del lines[lines.index(heading)]
-                text = "\n".join(lines)
+        mine = [i for i, row in enumerate(rows) if row and _is_entry_for(row, target)]
+        for i in mine:
+            rows[i] = None
+        for i in mine:
+            _reference_went(rows, i)
+        emptied = had - _sections_with_lines(now())
+        for heading in sorted(emptied, key=rows.index, reverse=True):  # last first, as the fit
+            pos = rows.index(heading)
+            rows[pos] = None
+            _reference_went(rows, pos)
             had.discard(heading)
-    return text
+    return now()
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -128,7 +147,9 @@ def test_fitting_under_the_caps_matches_removing_one_entry_at_a_time(seed: int) 
             lines.append(f"## Section {i}")
     text = "\n".join(lines) + rng.choice(["\n", "\n\n\n", ""])
     order = tuple(f"note_{i}.md" for i in rng.sample(range(n), n))
-    assert fit_index(text, order) == _reference_fit(text, order)
+    fitted = fit_index(text, order)
+    assert fitted == _reference_fit(text, order)
+    assert "\n\n\n" not in fitted  # no blank run, collapsed or left by a line that went
 
 
 def test_a_section_whose_entries_are_all_dropped_loses_its_heading_and_frees_its_line() -> None:
@@ -141,6 +162,27 @@ def test_a_section_whose_entries_are_all_dropped_loses_its_heading_and_frees_its
     assert lines[:3] == ["# Memory", "## Empty from the start", "## New"]  # the rest stay
     assert len(lines) <= index.MAX_ENTRYPOINT_LINES
     assert "new_0.md" in fitted  # the freed heading line meant one pointer fewer dropped
+
+
+def test_the_fit_drops_no_pointer_while_blank_runs_remain() -> None:
+    # settle42 (real42's ERP index): a section's last pointer took its heading with it and
+    # left the blank lines on either side as a run. The fit counted the run as two lines and
+    # dropped another pointer for each, which the next plan's collapse freed and added back.
+    sections = []
+    for week in range(20):
+        sections += [f"## Week {week}", f"- [Week {week}](week_{week:02d}.md) \u2014 a firing", ""]
+    notes = [f"- note {i}: the kiln shelf wash needs a second coat" for i in range(149)]
+    text = "\n".join(["# Studio", "", *sections, "## Notes", *notes]) + "\n"
+    assert len(text.rstrip("\n").split("\n")) == 212  # 12 over the cap
+    order = tuple(f"week_{week:02d}.md" for week in reversed(range(20)))  # lowest first
+    fitted = fit_index(text, order)
+    lines = fitted.rstrip("\n").split("\n")
+    assert "\n\n\n" not in fitted  # no blank run left for a later collapse to free
+    assert len(lines) == index.MAX_ENTRYPOINT_LINES
+    # each section that goes frees its heading, its pointer and a blank line: four go, not six
+    assert [w for w in range(20) if f"(week_{w:02d}.md)" in fitted] == list(range(16))
+    assert lines[-149:] == notes  # the person's notes stay, every one
+    assert fit_index(fitted, order) == fitted  # a second fit finds nothing to do
 
 
 def test_fitting_can_remove_every_entry() -> None:
