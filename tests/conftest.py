@@ -2141,7 +2141,9 @@ def build_metadata_session(root: Path) -> Path:
     conversation, none a turn (real42b: shapes seen in a public 2.1.146 home and in readers of
     the format, written anew): a `permission-mode` line before each prompt (default, then
     acceptEdits), an `ai-title`, an `agent-name` (a background job's name, unlike the title,
-    with a terminal escape and a bidi override in it), a `tag`, two `task-summary` lines, the
+    with a terminal escape and a bidi override in it), a `tag`, an `agent-setting`, a
+    `worktree-state` entering a worktree (no name, so its path's last part names it) and one
+    leaving it (null), two `task-summary` lines, the
     same `pr-link` written twice (the CLI writes it again after each compaction), and records
     of those types in shapes no CLI writes (a number for a name, a blank name, a list for a
     mode, a pr-link without repository or URL). Two turns. Returns the transcript."""
@@ -2156,6 +2158,10 @@ def build_metadata_session(root: Path) -> Path:
     w.bookkeeping("ai-title", aiTitle="Kiln log cone-6 column", sessionId="metadata")
     w.bookkeeping("agent-name", agentName="kiln-\x1b[31mnight\u202e-batch", sessionId="metadata")
     w.bookkeeping("tag", tag="glaze", sessionId="metadata")
+    w.bookkeeping("agent-setting", agentSetting="kiln:reviewer", sessionId="metadata")
+    tree = {"worktreePath": "/home/ana/kiln-log/.claude/worktrees/cone-six"}
+    w.bookkeeping("worktree-state", worktreeSession={**tree, "worktreeBranch": "cone-6"})
+    w.bookkeeping("worktree-state", worktreeSession=None, sessionId="metadata")
     w.bookkeeping("task-summary", summary="adding the column", sessionId="metadata")
     w.bookkeeping("task-summary", summary="opening the pull request", sessionId="metadata")
     for _ in range(2):

@@ -20,6 +20,9 @@ each compaction, on resume and at exit, so the last one wins) is read here too (
 - ``agent-name`` (``agentName``): the session's name, written by /rename beside its
   ``custom-title``, and by the CLI for a background job (there beside its ``ai-title``);
 - ``permission-mode`` (``permissionMode``): default, acceptEdits, plan, bypassPermissions...;
+- ``agent-setting`` (``agentSetting``): the agent the session ran as (``--agent``, a
+  teammate's type); ``worktree-state`` (``worktreeSession``: ``worktreeName``,
+  ``worktreeBranch``...; null or {} when the session left the worktree);
 - ``tag`` (``tag``; an empty one clears it), ``task-summary`` (``summary``: what the session
   was doing), ``pr-link`` (``prNumber``, ``prRepository``, ``prUrl``: the pull request it
   linked when one showed up in tool output).
@@ -46,6 +49,8 @@ PERMISSION_MODE = "permission-mode"
 TAG = "tag"
 TASK_SUMMARY = "task-summary"
 PR_LINK = "pr-link"
+AGENT_SETTING = "agent-setting"
+WORKTREE_STATE = "worktree-state"
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,8 @@ class SessionNotices:
     tag: str | None = None  # the last `tag`; an empty one clears it, as in the CLI
     task_summary: str | None = None  # the last `task-summary`
     pull_requests: list[str] = field(default_factory=list)  # "owner/repo#12", each once
+    agent_setting: str | None = None  # the last `agent-setting`: the agent it ran as
+    worktrees: list[str] = field(default_factory=list)  # "name (branch)", each once
 
     def take(self, record: Mapping[str, Any], kind: str, turn: int) -> None:
         """Note one record of any type: a recap, an informational line, a mode record or
@@ -114,6 +121,12 @@ class SessionNotices:
             _listed(self.permission_modes, record.get("permissionMode"))
         elif kind == PR_LINK:
             _listed(self.pull_requests, _pull_request(record), SESSION_NOTE_MAX_CHARS)
+        elif kind == AGENT_SETTING:
+            setting = record.get("agentSetting")
+            if isinstance(setting, str) and setting.strip():
+                self.agent_setting = setting.strip()[:_MODE_MAX_CHARS]
+        elif kind == WORKTREE_STATE:
+            _listed(self.worktrees, _worktree(record.get("worktreeSession")), _MODE_MAX_CHARS * 2)
         elif kind == TAG:
             tag = record.get("tag")
             if isinstance(tag, str):
@@ -129,7 +142,9 @@ class SessionNotices:
                 self.task_summary = text
 
 
-_METADATA = frozenset({AGENT_NAME, PERMISSION_MODE, TAG, TASK_SUMMARY, PR_LINK})
+_METADATA = frozenset(
+    {AGENT_NAME, PERMISSION_MODE, TAG, TASK_SUMMARY, PR_LINK, AGENT_SETTING, WORKTREE_STATE}
+)
 
 
 def _listed(values: list[str], value: object, width: int = _MODE_MAX_CHARS) -> None:
@@ -146,3 +161,24 @@ def _pull_request(record: Mapping[str, Any]) -> str | None:
     if isinstance(repo, str) and repo.strip() and type(number) is int:
         return f"{repo.strip()}#{number}"
     return url if isinstance(url, str) else None
+
+
+def _worktree(state: object) -> str | None:
+    """A `worktree-state` record's worktree: "name (branch)", its name alone, or the last part
+    of its path; None when it says the session left one (null, {})."""
+    if not isinstance(state, Mapping):
+        return None
+    name, branch, path = (state.get(k) for k in ("worktreeName", "worktreeBranch", "worktreePath"))
+    if not isinstance(name, str) or not name.strip():
+        name = (
+            path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+            if isinstance(path, str)
+            else None
+        )
+    if not name or not name.strip():
+        return None
+    return (
+        f"{name.strip()} ({branch.strip()})"
+        if isinstance(branch, str) and branch.strip()
+        else name.strip()
+    )

@@ -5,7 +5,7 @@ level that stands out (anything but "info": notice, suggestion, warning...) with
 came in; "info" lines (a hook that completed, each turn) are counted in one note, as a
 terminal shows them only in its transcript view. A mode other than "normal" is named, and
 so are the session's metadata: its name (`agent-name`) when it is not its title, its
-permission modes other than "default", its tag, its last task summary, the pull requests it
+permission modes other than "default", the agent it ran as, the worktrees it entered, its tag, its last task summary, the pull requests it
 linked. None of them is a turn. The notes are plain text: the table makes each one safe to print.
 A turn's own notices (turn_notice_notes) are the same notes, for the replay view's turn detail.
 """
@@ -52,6 +52,10 @@ def _metadata_notes(session: Session) -> list[str]:
     permissions = [m for m in n.permission_modes if m != _PLAIN_PERMISSIONS]
     if permissions:
         notes.append(f"permission modes the session ran in: {', '.join(permissions)}")
+    if n.agent_setting:
+        notes.append(f"the agent the session ran as (agent-setting): {one_line(n.agent_setting)}")
+    if n.worktrees:
+        notes.append(f"worktrees the session entered: {', '.join(n.worktrees)}")
     if n.tag:
         notes.append(f"the session's tag: {one_line(n.tag)}")
     if n.task_summary:

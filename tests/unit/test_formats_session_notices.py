@@ -70,6 +70,7 @@ def test_the_sessions_metadata_records_are_read_the_last_name_winning_and_are_no
     # a number and a blank name are passed over, so the last real one stays
     assert n.agent_name == "kiln-\x1b[31mnight\u202e-batch"
     assert n.permission_modes == ["default", "acceptEdits"]  # a list is no mode
+    assert n.agent_setting == "kiln:reviewer" and n.worktrees == ["cone-six (cone-6)"]
     assert n.tag == "glaze" and n.task_summary == "opening the pull request"
     # written twice, listed once; one without a repository is named by nothing it lacks
     assert n.pull_requests == ["ana/kiln-log#31"]

@@ -63,6 +63,8 @@ def test_a_replay_notes_the_sessions_name_modes_tag_summary_and_pull_request(
     assert notes == [
         "the session's name (agent-name): kiln-\x1b[31mnight\u202e-batch",
         "permission modes the session ran in: acceptEdits",
+        "the agent the session ran as (agent-setting): kiln:reviewer",
+        "worktrees the session entered: cone-six (cone-6)",
         "the session's tag: glaze",
         "the CLI's last summary of the task: opening the pull request",
         "pull requests the session linked: ana/kiln-log#31",
