@@ -72,10 +72,13 @@ def test_a_replay_notes_the_sessions_name_modes_tag_summary_and_pull_request(
     assert set(notes) <= set(replay.notes)
 
 
-def test_a_name_equal_to_the_title_is_not_noted_again(tmp_path: Path) -> None:
+def test_a_name_equal_to_the_title_is_not_noted_again_while_the_tag_is(tmp_path: Path) -> None:
     path = build_notices_session(tmp_path)
     with path.open("a") as f:
         f.write('{"type":"custom-title","customTitle":"Cooling","sessionId":"notices"}\n')
         f.write('{"type":"agent-name","agentName":"Cooling","sessionId":"notices"}\n')
+        f.write('{"type":"tag","tag":"kiln","sessionId":"notices"}\n')
     replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
-    assert not any("agent-name" in n for n in notice_notes(replay.session))
+    notes = notice_notes(replay.session)
+    assert "the session's tag: kiln" in notes  # the tag beside it is noted
+    assert not any("agent-name" in n for n in notes)
