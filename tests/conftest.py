@@ -2136,6 +2136,45 @@ def build_notices_session(root: Path) -> Path:
     return path
 
 
+def build_metadata_session(root: Path) -> Path:
+    """A Claude home of one 2.1.14x session with the metadata records the CLI writes beside the
+    conversation, none a turn (real42b: shapes seen in a public 2.1.146 home and in readers of
+    the format, written anew): a `permission-mode` line before each prompt (default, then
+    acceptEdits), an `ai-title`, an `agent-name` (a background job's name, unlike the title,
+    with a terminal escape and a bidi override in it), a `tag`, an `agent-setting`, a
+    `worktree-state` entering a worktree (no name, so its path's last part names it) and one
+    leaving it (null), two `task-summary` lines, the
+    same `pr-link` written twice (the CLI writes it again after each compaction), and records
+    of those types in shapes no CLI writes (a number for a name, a blank name, a list for a
+    mode, a pr-link without repository or URL). Two turns. Returns the transcript."""
+    project = root / "claude" / "projects" / "-home-ana-kiln-log"
+    project.mkdir(parents=True)
+    w = RecordWriter("metadata", "/home/ana/kiln-log", "2026-11-30T09:00:00.000Z", seed="meta")
+    pr = {"prNumber": 31, "prUrl": "https://github.com/ana/kiln-log/pull/31"}
+    for mode, prompt in (("default", "Add a cone-6 column."), ("acceptEdits", "Open a PR.")):
+        w.bookkeeping("permission-mode", permissionMode=mode, sessionId="metadata")
+        w.prompt(prompt)
+        w.response([{"type": "text", "text": "Done."}])
+    w.bookkeeping("ai-title", aiTitle="Kiln log cone-6 column", sessionId="metadata")
+    w.bookkeeping("agent-name", agentName="kiln-\x1b[31mnight\u202e-batch", sessionId="metadata")
+    w.bookkeeping("tag", tag="glaze", sessionId="metadata")
+    w.bookkeeping("agent-setting", agentSetting="kiln:reviewer", sessionId="metadata")
+    tree = {"worktreePath": "/home/ana/kiln-log/.claude/worktrees/cone-six"}
+    w.bookkeeping("worktree-state", worktreeSession={**tree, "worktreeBranch": "cone-6"})
+    w.bookkeeping("worktree-state", worktreeSession=None, sessionId="metadata")
+    w.bookkeeping("task-summary", summary="adding the column", sessionId="metadata")
+    w.bookkeeping("task-summary", summary="opening the pull request", sessionId="metadata")
+    for _ in range(2):
+        w.bookkeeping("pr-link", sessionId="metadata", prRepository="ana/kiln-log", **pr)
+    w.bookkeeping("agent-name", agentName=7, sessionId="metadata")
+    w.bookkeeping("agent-name", agentName="  ", sessionId="metadata")
+    w.bookkeeping("permission-mode", permissionMode=["plan"], sessionId="metadata")
+    w.bookkeeping("pr-link", sessionId="metadata", prNumber=32)
+    path = project / "metadata.jsonl"
+    path.write_text(w.text())
+    return path
+
+
 def write_cut_head_transcript(path: Path, cap: int) -> Path:
     """A transcript whose second line the head's cap cuts where its first record ends: the
     head's last piece, `{"type":"user","cwd":"/cut/at/cap"} ` and one byte more, parses as a

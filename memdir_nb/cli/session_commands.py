@@ -16,6 +16,7 @@ from memdir_nb.cli.home_commands import _claude_homes
 from memdir_nb.formats.jsonio import dumps_output
 from memdir_nb.home.claude_homes import is_claude_home, no_claude_home
 from memdir_nb.home.sessions import (
+    TITLE_SHOWN_MAX_CHARS,
     UNKNOWN_KIND,
     SessionFile,
     described,
@@ -142,6 +143,7 @@ def _print_sessions(
         # how the user knows the session (its credentials were redacted above, unless asked)
         note = f"  {s.shown_title(show_secrets=True)}" if s.title else ""
         note += f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
+        note += _name_note(s)
         note += f"  (fork of {terminal_name(s.forked_from)})" if s.forked_from else ""
         note += f"  (recap: {terminal_line(clip(one_line(s.recap), 72))})" if s.recap else ""
         meta = metas[s.path]
@@ -157,8 +159,23 @@ def _redacted(s: SessionFile) -> SessionFile:
     """s with its recap and title redacted (security.secret_scan): a name the user gave the
     session, or a recap, may quote a credential."""
     return replace(
-        s, recap=s.recap and redact_secrets(s.recap), title=s.title and redact_secrets(s.title)
+        s,
+        recap=s.recap and redact_secrets(s.recap),
+        title=s.title and redact_secrets(s.title),
+        agent_name=s.agent_name and redact_secrets(s.agent_name),
+        tag=s.tag and redact_secrets(s.tag),
     )
+
+
+def _name_note(s: SessionFile) -> str:
+    """The session's `agent-name` when it is not its title, and its tag, as a row shows them:
+    on one line, cut, every control and bidi character an escape (real42b)."""
+    note = ""
+    if s.agent_name and s.agent_name != s.title:
+        note += f"  (name: {terminal_line(clip(one_line(s.agent_name), TITLE_SHOWN_MAX_CHARS))})"
+    if s.tag:
+        note += f"  (tag: {terminal_line(clip(one_line(s.tag), TITLE_SHOWN_MAX_CHARS))})"
+    return note
 
 
 def _main_is_absent(agent_path: str, session_id: str) -> bool:

@@ -154,6 +154,8 @@ class SessionFile:
     forked_from: str | None = None  # the session a `/fork` copied its history from
     recap: str | None = None  # the last recap the CLI wrote on the user's return (away_summary)
     title: str | None = None  # Session.title: its /rename name, else its latest ai-title, ...
+    agent_name: str | None = None  # its last `agent-name` record (session_notices, real42b)
+    tag: str | None = None  # its last `tag` record
 
     def shown_title(self, width: int = TITLE_SHOWN_MAX_CHARS, *, show_secrets: bool = False) -> str:
         """The title as a listing shows it: a credential in it redacted unless show_secrets
@@ -360,6 +362,8 @@ def described(info: SessionFile) -> SessionFile:
             "forked_from": session.forked_from,
             "recap": session.notices.latest_recap,
             "title": session.title,
+            "agent_name": session.notices.agent_name,
+            "tag": session.notices.tag,
         }
     )
 

@@ -3,8 +3,10 @@
 A recap (away_summary) is listed with the turn it followed; an informational line of a
 level that stands out (anything but "info": notice, suggestion, warning...) with the turn it
 came in; "info" lines (a hook that completed, each turn) are counted in one note, as a
-terminal shows them only in its transcript view. A mode other than "normal" is named. None
-of them is a turn. The notes are plain text: the table makes each one safe to print.
+terminal shows them only in its transcript view. A mode other than "normal" is named, and
+so are the session's metadata: its name (`agent-name`) when it is not its title, its
+permission modes other than "default", the agent it ran as, the worktrees it entered, its tag, its last task summary, the pull requests it
+linked. None of them is a turn. The notes are plain text: the table makes each one safe to print.
 A turn's own notices (turn_notice_notes) are the same notes, for the replay view's turn detail.
 """
 
@@ -16,6 +18,7 @@ from memdir_nb.spec.text import one_line, plural
 
 _QUIET_LEVEL = "info"
 _PLAIN_MODE = "normal"
+_PLAIN_PERMISSIONS = "default"
 
 
 def notice_notes(session: Session) -> list[str]:
@@ -38,6 +41,27 @@ def notice_notes(session: Session) -> list[str]:
     modes = [m for m in notices.modes if m != _PLAIN_MODE]
     if modes:
         notes.append(f"the session's mode records name: {', '.join(modes)}")
+    return notes + _metadata_notes(session)
+
+
+def _metadata_notes(session: Session) -> list[str]:
+    """The notes on the session's metadata records (formats.session_notices, real42b)."""
+    n, notes = session.notices, []
+    if n.agent_name and n.agent_name != session.title:
+        notes.append(f"the session's name (agent-name): {one_line(n.agent_name)}")
+    permissions = [m for m in n.permission_modes if m != _PLAIN_PERMISSIONS]
+    if permissions:
+        notes.append(f"permission modes the session ran in: {', '.join(permissions)}")
+    if n.agent_setting:
+        notes.append(f"the agent the session ran as (agent-setting): {one_line(n.agent_setting)}")
+    if n.worktrees:
+        notes.append(f"worktrees the session entered: {', '.join(n.worktrees)}")
+    if n.tag:
+        notes.append(f"the session's tag: {one_line(n.tag)}")
+    if n.task_summary:
+        notes.append(f"the CLI's last summary of the task: {one_line(n.task_summary)}")
+    if n.pull_requests:
+        notes.append(f"pull requests the session linked: {', '.join(n.pull_requests)}")
     return notes
 
 

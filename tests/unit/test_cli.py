@@ -24,7 +24,7 @@ from memdir_nb.storage import listing
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.conftest import build_forgotten_dir, build_notices_session
+from tests.conftest import build_forgotten_dir, build_metadata_session, build_notices_session
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 from tests.support.child_env import child_env
 
@@ -2287,6 +2287,21 @@ def test_sessions_shows_a_sessions_last_recap_made_safe_to_print(tmp_path: Path)
     assert "\x1b" not in out.stdout
     (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
     assert listed["recap"].startswith("Glaze log parser") and listed["turns"] == 2
+
+
+def test_sessions_shows_a_sessions_name_and_tag_made_safe_to_print(tmp_path: Path) -> None:
+    # real42b: a 2.1.146 background job names itself in an `agent-name` record unlike its
+    # ai-title; the listing showed the title only. The name's escape and bidi override are
+    # shown as escapes, never sent to the terminal.
+    build_metadata_session(tmp_path)
+    home = tmp_path / "claude"
+    out = run_cli("sessions", "--home", str(home))
+    assert out.returncode == 0, out.stderr
+    (row,) = [ln for ln in out.stdout.splitlines() if "metadata" in ln]
+    assert "Kiln log cone-6 column  (name: kiln-" in row and "(tag: glaze)" in row
+    assert "\x1b" not in out.stdout and "\u202e" not in out.stdout
+    (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
+    assert listed["agent_name"] == "kiln-\x1b[31mnight\u202e-batch" and listed["tag"] == "glaze"
 
 
 def _titled_session(home: Path, *titles: tuple[str, str]) -> None:

@@ -12,7 +12,7 @@ from memdir_nb.formats.session_notices import (
 )
 from memdir_nb.home.sessions import list_sessions, read_session
 from memdir_nb.spec.constants import SESSION_NOTE_MAX_CHARS
-from tests.conftest import RECAP_TEXT, build_notices_session
+from tests.conftest import RECAP_TEXT, build_metadata_session, build_notices_session
 
 
 def test_recaps_and_informational_lines_are_kept_with_their_turn_and_are_no_turns(
@@ -56,3 +56,38 @@ def test_a_session_keeps_the_last_notices_and_cuts_a_long_one() -> None:
     # an informational record of another type is not one
     notices.take({"subtype": INFORMATIONAL, "content": "x"}, "user", 41)
     assert notices.informational == 1
+
+
+def test_the_sessions_metadata_records_are_read_the_last_name_winning_and_are_no_turns(
+    tmp_path: Path,
+) -> None:
+    # real42b: a 2.1.146 home writes `agent-name` (a background job's name) and
+    # `permission-mode`; the CLI also writes `tag`, `task-summary` and `pr-link`. They were
+    # counted and never read.
+    session = read_session(build_metadata_session(tmp_path))
+    assert [t.prompt for t in session.turns] == ["Add a cone-6 column.", "Open a PR."]
+    n = session.notices
+    # a number and a blank name are passed over, so the last real one stays
+    assert n.agent_name == "kiln-\x1b[31mnight\u202e-batch"
+    assert n.permission_modes == ["default", "acceptEdits"]  # a list is no mode
+    assert n.agent_setting == "kiln:reviewer" and n.worktrees == ["cone-six (cone-6)"]
+    assert n.tag == "glaze" and n.task_summary == "opening the pull request"
+    # written twice, listed once; one without a repository is named by nothing it lacks
+    assert n.pull_requests == ["ana/kiln-log#31"]
+    assert session.title == "Kiln log cone-6 column" and session.problems == []
+    assert session.record_counts["agent-name"] == 3
+
+
+def test_an_empty_tag_clears_the_tag_as_the_cli_does() -> None:
+    notices = SessionNotices()
+    notices.take({"type": "tag", "tag": "glaze"}, "tag", 0)
+    notices.take({"type": "tag", "tag": ""}, "tag", 0)
+    assert notices.tag is None
+    notices.take({"type": "pr-link", "prUrl": "https://example.invalid/pull/4"}, "pr-link", 0)
+    assert notices.pull_requests == ["https://example.invalid/pull/4"]
+
+
+def test_a_listing_reads_the_name_and_tag_of_a_session(tmp_path: Path) -> None:
+    build_metadata_session(tmp_path)
+    (info,) = list_sessions(tmp_path / "claude")
+    assert info.agent_name == "kiln-\x1b[31mnight\u202e-batch" and info.tag == "glaze"
