@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -64,7 +65,7 @@ def messages_client(
     call_deadline_s: float | None = MESSAGES_CALL_DEADLINE_S,
     how_to_raise: str = RAISE_BY_CLIENT_OPTIONS,
     **client_options: Any,
-) -> anthropic.Anthropic:
+) -> BoundedAnthropic:
     """An `anthropic.Anthropic` whose replies, and whole calls, are bounded.
 
     `call_deadline_s` holds each call, retries and the waits between them included (None: only
@@ -106,8 +107,8 @@ class _CallClock:
     def message(self, what: str) -> str:
         tries = f"{self.attempts} attempt{'' if self.attempts == 1 else 's'}"
         return (
-            f"{what}, past the call's {self.seconds:g} s deadline (every attempt and the waits "
-            f"between them: {tries} made); {self.how_to_raise}"
+            f"stopped at the call's {self.seconds:g} s deadline (every attempt and the waits "
+            f"between them), after {tries}: {what}; {self.how_to_raise}"
         )
 
 
@@ -167,7 +168,8 @@ class BoundedAnthropic(anthropic.Anthropic):
             request = response.request if response is not None else clock.last_request
             if request is None:
                 request = httpx2.Request(options.method, str(self.base_url))
-            what = "no whole reply in time"
+            last = sys.exc_info()[1]  # the SDK waits inside its handler of the attempt's error
+            what = str(last.__cause__) if last is not None and last.__cause__ else "no reply"
             if clock.left() > 0:
                 told = headers is not None and any(h in headers for h in _RETRY_AFTER)
                 what = f"a retry would start only after a wait of {wait:.1f} s" + (

@@ -180,7 +180,7 @@ def test_the_selectors_retries_end_at_its_deadline_not_after_each_attempts_timeo
     )
     assert selector.select("tests and databases", scan_memory_files(memory_dir)) == []
     reason = selector.last_error or ""
-    assert "past the call's 2.5 s deadline" in reason
+    assert "at the call's 2.5 s deadline" in reason
     assert "pass a larger deadline= to AnthropicSelector" in reason
     assert api.request_count <= 3
 
@@ -194,7 +194,8 @@ def test_the_selector_does_not_wait_out_a_servers_retry_after(
     selector = AnthropicSelector(api_key="sk-test", base_url=api.base_url, timeout=5.0)
     assert selector.select("tests and databases", scan_memory_files(memory_dir)) == []
     reason = selector.last_error or ""
-    assert "a wait of 3600.0 s (the server's retry-after), past the call's 5 s deadline" in reason
+    assert "at the call's 5 s deadline" in reason
+    assert "a wait of 3600.0 s (the server's retry-after)" in reason
     assert api.request_count == 1
 
 
@@ -219,7 +220,7 @@ def test_the_tool_loops_call_ends_at_its_deadline_with_the_way_to_raise_it(
     with pytest.raises(CallDeadlineExceeded) as caught:
         run_tool_loop(_tool_loop_request(), _NoTools(), client=client, max_turns=1)
     assert isinstance(caught.value, anthropic.APITimeoutError)  # what callers already catch
-    assert "past the call's 2.5 s deadline" in str(caught.value)
+    assert "at the call's 2.5 s deadline" in str(caught.value)
     assert "client_options={'call_deadline_s': ...}" in str(caught.value)
     assert api.request_count <= 3
 
@@ -232,7 +233,7 @@ def test_the_tool_loops_client_has_a_call_deadline_by_default(api: MessagesAPISe
     client = client_from_config(config, base_url=api.base_url)
     with pytest.raises(CallDeadlineExceeded) as caught:
         run_tool_loop(_tool_loop_request(), _NoTools(), client=client, max_turns=1)
-    assert f"past the call's {MESSAGES_CALL_DEADLINE_S:g} s deadline" in str(caught.value)
+    assert f"at the call's {MESSAGES_CALL_DEADLINE_S:g} s deadline" in str(caught.value)
     # the deadline survives the SDK's own copies of the client
     assert client.with_options(max_retries=1).call_deadline_s == MESSAGES_CALL_DEADLINE_S
 
@@ -259,5 +260,5 @@ def test_the_recall_command_names_the_deadline_a_retry_after_would_pass(
     )
     assert done.returncode == 0, done.stderr
     assert "The anthropic selector failed: " in done.stdout
-    assert "past the call's 20 s deadline" in done.stdout
+    assert "at the call's 20 s deadline" in done.stdout
     assert api.request_count == 1
