@@ -168,8 +168,11 @@ class BoundedAnthropic(anthropic.Anthropic):
             request = response.request if response is not None else clock.last_request
             if request is None:
                 request = httpx2.Request(options.method, str(self.base_url))
-            last = sys.exc_info()[1]  # the SDK waits inside its handler of the attempt's error
+            # with no response the SDK waits inside its handler of the attempt's error
+            last = sys.exc_info()[1] if response is None else None
             what = str(last.__cause__) if last is not None and last.__cause__ else "no reply"
+            if response is not None:
+                what = f"HTTP {response.status_code}"
             if clock.left() > 0:
                 told = headers is not None and any(h in headers for h in _RETRY_AFTER)
                 what = f"a retry would start only after a wait of {wait:.1f} s" + (
