@@ -3,7 +3,8 @@
 It sends one Messages API request with structured output constrained to
 {"selected_memories": [filename, ...]}, max_tokens 256. Any failure (HTTP error, timeout,
 refusal, malformed or wrongly shaped JSON) gives [] and a reason in `last_error`: a broken
-recall must never break the turn it serves.
+recall must never break the turn it serves. `timeout` bounds the whole call, the SDK's retries
+and the waits between them included, unless `deadline` gives the call a bound of its own.
 """
 
 from __future__ import annotations
@@ -76,14 +77,19 @@ class AnthropicSelector:
         model: str = DEFAULT_MODEL,
         timeout: float = DEFAULT_TIMEOUT_S,
         max_retries: int = DEFAULT_MAX_RETRIES,
+        deadline: float | None = None,
     ) -> None:
-        if timeout <= 0:
+        if not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if deadline is not None and not deadline > 0:
+            raise ValueError(f"deadline must be a positive number of seconds, got {deadline!r}")
         if max_retries < 0:
             raise ValueError(f"max_retries must be 0 or more, got {max_retries!r}")
         self.model = model
         self.timeout = timeout
         self.max_retries = max_retries
+        # the whole call, every attempt and every wait between them (None given: the timeout)
+        self.deadline = timeout if deadline is None else deadline
         self._api_key = api_key
         self._base_url = base_url
         self._client = client
@@ -106,7 +112,12 @@ class AnthropicSelector:
                 # built; its module bounds every reply in time and bytes
                 from memdir_nb.security.api_replies import messages_client
 
-                kwargs: dict[str, Any] = {"timeout": self.timeout, "max_retries": self.max_retries}
+                kwargs: dict[str, Any] = {
+                    "timeout": self.timeout,
+                    "max_retries": self.max_retries,
+                    "call_deadline_s": self.deadline,
+                    "how_to_raise": "pass a larger deadline= to AnthropicSelector to wait longer",
+                }
                 if self._api_key is not None:
                     kwargs["api_key"] = self._api_key
                 if self._base_url is not None:

@@ -234,6 +234,10 @@ MODEL_REPLY_MAX_BYTES = 1024 * 1024  # a model's JSON answer (the recall selecto
 # One Messages API reply's body as it comes over HTTP (security.api_replies): far above what the
 # largest output (128k tokens, every character escaped) and its thinking make, far below memory.
 MESSAGES_REPLY_MAX_BYTES = 8 * 1024 * 1024
+# One Messages API call as a whole: every attempt the SDK's retries make and the waits between
+# them (security.api_replies), when the caller names no deadline of its own. The SDK's own
+# default for one attempt, held now for the whole call (its 2 retries made it about 30 min).
+MESSAGES_CALL_DEADLINE_S = 600.0
 PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a model download
 # The largest file that is not a memory (nor an index) a notebook's scratch copy of a memory dir
 # takes (storage.scratch_copy): the most any memory route reads of such a file in the dir (the

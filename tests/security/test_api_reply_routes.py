@@ -20,7 +20,8 @@ import anthropic
 import pytest
 
 from memdir_nb.recall import AnthropicSelector
-from memdir_nb.spec.constants import MESSAGES_REPLY_MAX_BYTES
+from memdir_nb.security.api_replies import CallDeadlineExceeded
+from memdir_nb.spec.constants import MESSAGES_CALL_DEADLINE_S, MESSAGES_REPLY_MAX_BYTES
 from memdir_nb.spec.quoted import SHOWN_TEXT_MAX
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.toolloop.agent_loop import client_from_config, run_tool_loop
@@ -158,3 +159,106 @@ def test_a_servers_error_text_is_quoted_cut_and_with_its_controls_escaped(
         assert "\x1b" not in reason
         assert len(reason) <= 2 * SHOWN_TEXT_MAX
         assert "characters left out" in reason or "..." in reason
+
+
+# -- a whole call, retries and the waits between them included (§63) ---------------------------
+
+
+def _overloaded(retry_after_s: int) -> Reply:
+    """A 529 at once, asking the client to wait `retry_after_s` before trying again."""
+    return error_reply(529, "Overloaded", headers={"retry-after": str(retry_after_s)})
+
+
+def test_the_selectors_retries_end_at_its_deadline_not_after_each_attempts_timeout(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
+    """Each attempt trickles: within its own 1 s but never whole. Five retries would have taken
+    six attempts and their back-off (about 20 s); the call's 2.5 s deadline ends it."""
+    api.default = _trickling()
+    selector = AnthropicSelector(
+        api_key="sk-test", base_url=api.base_url, timeout=1.0, max_retries=5, deadline=2.5
+    )
+    assert selector.select("tests and databases", scan_memory_files(memory_dir)) == []
+    reason = selector.last_error or ""
+    assert "at the call's 2.5 s deadline" in reason
+    assert "pass a larger deadline= to AnthropicSelector" in reason
+    assert api.request_count <= 3
+
+
+def test_the_selector_does_not_wait_out_a_servers_retry_after(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
+    """The SDK waits as long as `retry-after` says (up to 49 days); the selector's whole call is
+    held to its timeout, so an hour's wait is refused and no second request is sent."""
+    api.default = _overloaded(3600)
+    selector = AnthropicSelector(api_key="sk-test", base_url=api.base_url, timeout=5.0)
+    assert selector.select("tests and databases", scan_memory_files(memory_dir)) == []
+    reason = selector.last_error or ""
+    assert "at the call's 5 s deadline" in reason
+    assert "a wait of 3600.0 s (the server's retry-after)" in reason
+    assert api.request_count == 1
+
+
+def _tool_loop_request() -> dict[str, Any]:
+    return {"model": "m", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}
+
+
+class _NoTools:
+    def run(self, name: str, tool_input: dict[str, Any]) -> Any:
+        raise AssertionError("no tool call was asked for")
+
+
+def test_the_tool_loops_call_ends_at_its_deadline_with_the_way_to_raise_it(
+    api: MessagesAPIServer,
+) -> None:
+    """The extraction and dream's Claude planner: client_from_config's client_options."""
+    api.default = _trickling()
+    config = SimpleNamespace(anthropic_api_key="sk-test")
+    client = client_from_config(
+        config, base_url=api.base_url, timeout=1.0, max_retries=5, call_deadline_s=2.5
+    )
+    with pytest.raises(CallDeadlineExceeded) as caught:
+        run_tool_loop(_tool_loop_request(), _NoTools(), client=client, max_turns=1)
+    assert isinstance(caught.value, anthropic.APITimeoutError)  # what callers already catch
+    assert "at the call's 2.5 s deadline" in str(caught.value)
+    assert "client_options={'call_deadline_s': ...}" in str(caught.value)
+    assert api.request_count <= 3
+
+
+def test_the_tool_loops_client_has_a_call_deadline_by_default(api: MessagesAPIServer) -> None:
+    """On the SDK's defaults (600 s an attempt, 2 retries) a call could wait about 30 minutes;
+    an hour's retry-after is refused at once, naming the documented default."""
+    api.default = _overloaded(3600)
+    config = SimpleNamespace(anthropic_api_key="sk-test")
+    client = client_from_config(config, base_url=api.base_url)
+    with pytest.raises(CallDeadlineExceeded) as caught:
+        run_tool_loop(_tool_loop_request(), _NoTools(), client=client, max_turns=1)
+    assert f"at the call's {MESSAGES_CALL_DEADLINE_S:g} s deadline" in str(caught.value)
+    # the deadline survives the SDK's own copies of the client
+    assert client.with_options(max_retries=1).call_deadline_s == MESSAGES_CALL_DEADLINE_S
+
+
+def test_the_recall_command_names_the_deadline_a_retry_after_would_pass(
+    api: MessagesAPIServer, memory_dir: Path, tmp_path: Path
+) -> None:
+    """`memdir-nb recall --selector anthropic` as a child process: the line that says the
+    selector failed names the deadline instead of the command sleeping for an hour."""
+    api.default = _overloaded(3600)
+    env = child_env(
+        HOME=str(tmp_path / "home"),
+        ANTHROPIC_API_KEY="sk-test",
+        ANTHROPIC_BASE_URL=api.base_url,
+        MEMDIR_NB_CACHE_DIR=str(tmp_path / "cache"),
+    )
+    args = ["recall", str(memory_dir), "tests?", "--selector", "anthropic"]
+    done = subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "The anthropic selector failed: " in done.stdout
+    assert "at the call's 20 s deadline" in done.stdout
+    assert api.request_count == 1

@@ -290,6 +290,15 @@ def test_cancelled_prefetch_sends_no_further_request_and_returns_nothing(
 def test_invalid_timeout_is_refused_with_a_clear_error() -> None:
     with pytest.raises(ValueError, match="timeout must be a positive"):
         AnthropicSelector(timeout=0)
+    with pytest.raises(ValueError, match="deadline must be a positive"):
+        AnthropicSelector(deadline=-1)
+
+
+def test_the_selectors_whole_call_is_held_to_its_timeout_unless_given_a_deadline() -> None:
+    """Retries and their waits included: 20 s, where three 20 s attempts made about 62 s."""
+    assert AnthropicSelector(api_key="sk-test", timeout=20).client.call_deadline_s == 20
+    chosen = AnthropicSelector(api_key="sk-test", timeout=5, deadline=12)
+    assert chosen.client.call_deadline_s == 12
 
 
 def test_last_request_is_what_the_api_received(api: MessagesAPIServer, memory_dir: Path) -> None:

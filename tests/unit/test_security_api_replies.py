@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-import httpx2
+import inspect
+from typing import Any
 
-from memdir_nb.security.api_replies import BoundedReplyClient, messages_client, reply_deadline
+import anthropic
+import httpx2
+import pytest
+
+from memdir_nb.security.api_replies import (
+    BoundedAnthropic,
+    BoundedReplyClient,
+    messages_client,
+    reply_deadline,
+)
+from memdir_nb.spec.constants import MESSAGES_CALL_DEADLINE_S
 
 
 def test_the_deadline_is_the_largest_phase_of_the_requests_timeout() -> None:
@@ -25,3 +36,39 @@ def test_the_package_client_is_bounded_and_a_callers_own_http_client_is_kept() -
     theirs = httpx2.Client()
     given = messages_client(api_key="sk-test", base_url="http://127.0.0.1:9", http_client=theirs)
     assert given._client is theirs
+
+
+def test_a_client_holds_each_call_to_the_default_deadline_unless_given_one() -> None:
+    default = messages_client(api_key="sk-test", base_url="http://127.0.0.1:9")
+    assert isinstance(default, BoundedAnthropic)
+    assert default.call_deadline_s == MESSAGES_CALL_DEADLINE_S
+    chosen = messages_client(api_key="sk-test", base_url="http://127.0.0.1:9", call_deadline_s=7)
+    assert chosen.call_deadline_s == 7
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan")])
+def test_a_call_deadline_that_is_not_a_positive_number_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match="call_deadline_s must be a positive number"):
+        messages_client(api_key="sk-test", base_url="http://127.0.0.1:9", call_deadline_s=bad)
+
+
+def test_the_sdks_copies_of_a_client_keep_its_call_deadline() -> None:
+    """with_options and with_middleware (the selector's cancel guard) copy the client."""
+    client = messages_client(
+        api_key="sk-test", base_url="http://127.0.0.1:9", call_deadline_s=7, how_to_raise="ask"
+    )
+
+    def passthrough(request: Any, call_next: Any) -> Any:
+        return call_next(request)
+
+    for copy in (client.with_options(max_retries=1), client.with_middleware(passthrough)):
+        assert isinstance(copy, BoundedAnthropic)
+        assert (copy.call_deadline_s, copy.how_to_raise) == (7, "ask")
+
+
+def test_the_sdk_still_has_the_retry_wait_that_the_call_deadline_replaces() -> None:
+    """BoundedAnthropic overrides the SDK's `_sleep_for_retry` and calls its
+    `_calculate_retry_timeout`: a new SDK that renamed them would leave waits unbounded."""
+    sleep = inspect.signature(anthropic.Anthropic._sleep_for_retry).parameters
+    assert {"retries_taken", "max_retries", "options", "response"} <= set(sleep)
+    assert callable(anthropic.Anthropic._calculate_retry_timeout)
