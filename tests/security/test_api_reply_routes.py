@@ -116,11 +116,10 @@ def test_a_compressed_reply_is_refused_before_it_is_unpacked(
     assert api.requests[0].headers["accept-encoding"] == "identity"
 
 
-def test_the_recall_command_refuses_a_compressed_reply(
+def _recall_command(
     api: MessagesAPIServer, memory_dir: Path, tmp_path: Path
-) -> None:
+) -> subprocess.CompletedProcess[str]:
     """`memdir-nb recall --selector anthropic` as a child process, pointed at the stand-in."""
-    api.enqueue(_reply(gzip.compress(_padded(50_000_000)), headers={"content-encoding": "gzip"}))
     env = child_env(
         HOME=str(tmp_path / "home"),
         ANTHROPIC_API_KEY="sk-test",
@@ -128,13 +127,21 @@ def test_the_recall_command_refuses_a_compressed_reply(
         MEMDIR_NB_CACHE_DIR=str(tmp_path / "cache"),
     )
     args = ["recall", str(memory_dir), "tests?", "--selector", "anthropic"]
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,
         text=True,
         env=env,
         timeout=120,
     )
+
+
+def test_the_recall_command_refuses_a_compressed_reply(
+    api: MessagesAPIServer, memory_dir: Path, tmp_path: Path
+) -> None:
+    """`memdir-nb recall --selector anthropic` as a child process, pointed at the stand-in."""
+    api.enqueue(_reply(gzip.compress(_padded(50_000_000)), headers={"content-encoding": "gzip"}))
+    done = _recall_command(api, memory_dir, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Real DB in tests" not in done.stdout
     assert "clearly helps" in done.stdout
@@ -244,20 +251,7 @@ def test_the_recall_command_names_the_deadline_a_retry_after_would_pass(
     """`memdir-nb recall --selector anthropic` as a child process: the line that says the
     selector failed names the deadline instead of the command sleeping for an hour."""
     api.default = _overloaded(3600)
-    env = child_env(
-        HOME=str(tmp_path / "home"),
-        ANTHROPIC_API_KEY="sk-test",
-        ANTHROPIC_BASE_URL=api.base_url,
-        MEMDIR_NB_CACHE_DIR=str(tmp_path / "cache"),
-    )
-    args = ["recall", str(memory_dir), "tests?", "--selector", "anthropic"]
-    done = subprocess.run(
-        [sys.executable, "-m", "memdir_nb.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    done = _recall_command(api, memory_dir, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "The anthropic selector failed: " in done.stdout
     assert "at the call's 20 s deadline" in done.stdout
