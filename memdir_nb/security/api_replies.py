@@ -118,6 +118,18 @@ _CALL: contextvars.ContextVar[_CallClock | None] = contextvars.ContextVar(
 )
 
 
+def sdk_has_retry_wait(sdk_client: type) -> bool:
+    """Whether the SDK client class waits between retries through the two methods that
+    BoundedAnthropic overrides and calls (anthropic 2.16's names; both private)."""
+    sleep = getattr(sdk_client, "_sleep_for_retry", None)
+    return callable(sleep) and callable(getattr(sdk_client, "_calculate_retry_timeout", None))
+
+
+# An SDK that waits another way would wait past the call's deadline unseen: its clients then
+# make one attempt a call (max_retries 0), so a failure shows at once instead of a long wait.
+_RETRY_WAIT_HELD = sdk_has_retry_wait(anthropic.Anthropic)
+
+
 class BoundedAnthropic(anthropic.Anthropic):
     """`anthropic.Anthropic` whose every call, retries and waits included, ends by its deadline."""
 
@@ -128,6 +140,8 @@ class BoundedAnthropic(anthropic.Anthropic):
         how_to_raise: str = RAISE_BY_CLIENT_OPTIONS,
         **kwargs: Any,
     ) -> None:
+        if not _RETRY_WAIT_HELD and call_deadline_s is not None:
+            kwargs["max_retries"] = 0
         super().__init__(**kwargs)
         self.call_deadline_s = call_deadline_s
         self.how_to_raise = how_to_raise

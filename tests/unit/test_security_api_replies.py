@@ -9,11 +9,13 @@ import anthropic
 import httpx2
 import pytest
 
+from memdir_nb.security import api_replies
 from memdir_nb.security.api_replies import (
     BoundedAnthropic,
     BoundedReplyClient,
     messages_client,
     reply_deadline,
+    sdk_has_retry_wait,
 )
 from memdir_nb.spec.constants import MESSAGES_CALL_DEADLINE_S
 
@@ -72,3 +74,26 @@ def test_the_sdk_still_has_the_retry_wait_that_the_call_deadline_replaces() -> N
     sleep = inspect.signature(anthropic.Anthropic._sleep_for_retry).parameters
     assert {"retries_taken", "max_retries", "options", "response"} <= set(sleep)
     assert callable(anthropic.Anthropic._calculate_retry_timeout)
+    assert sdk_has_retry_wait(anthropic.Anthropic)
+
+
+def test_an_sdk_that_waits_another_way_is_told_apart() -> None:
+    """A client class without both retry-wait methods is one whose waits the deadline cannot
+    see; BoundedAnthropic then makes one attempt a call instead of waiting unbounded."""
+
+    class OldSdk:
+        def _sleep_for_retry(self) -> None: ...
+
+    assert not sdk_has_retry_wait(OldSdk)
+    assert not sdk_has_retry_wait(object)
+
+
+def test_on_an_sdk_whose_waits_it_cannot_see_a_client_makes_one_attempt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(api_replies, "_RETRY_WAIT_HELD", False)
+    held = BoundedAnthropic(api_key="k", base_url="http://127.0.0.1:9", max_retries=2)
+    unbounded = BoundedAnthropic(
+        api_key="k", base_url="http://127.0.0.1:9", max_retries=2, call_deadline_s=None
+    )
+    assert (held.max_retries, unbounded.max_retries) == (0, 2)
