@@ -60,7 +60,7 @@ from memdir_nb.recall import semantic  # noqa: E402
 from memdir_nb.recall.base import RecallCancelled  # noqa: E402
 from memdir_nb.recall.embedding import load_encoder  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
-from memdir_nb.spec import text as textseg  # noqa: E402
+from memdir_nb.spec import scripts  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 
@@ -169,7 +169,7 @@ def collect(dirs: list[tuple[str, dict]], encoder: Any, cache: Path, cjk_semanti
     if isinstance(encoder, E5Encoder):  # e5's queries take their own prefix
         selector._query_vector = lambda _enc, q: encoder.query_vector(q)  # type: ignore[method-assign]
     if cjk_semantic:  # CJK questions through the semantic channel too (measurement only)
-        semantic.textseg = types.SimpleNamespace(mostly_cjk=lambda _q: False)  # type: ignore[assignment]
+        semantic.scripts = types.SimpleNamespace(mostly_cjk=lambda _q: False)  # type: ignore[assignment]
     queries, ranks = [], []
     encode_s = cpu_s = 0.0
     texts = 0
@@ -202,7 +202,7 @@ def collect(dirs: list[tuple[str, dict]], encoder: Any, cache: Path, cjk_semanti
             index = selector.dir_index()
             del index
     finally:
-        semantic.textseg = textseg
+        semantic.scripts = scripts
     return queries, ranks, {"texts": texts, "wall_s": encode_s, "cpu_s": cpu_s}
 
 
