@@ -28,7 +28,7 @@ def make_selector(
     *,
     chosen_with: str = "MEMDIR_NB_SELECTOR=",
     timeout_s: float = SELECTOR_TIMEOUT_S,
-    timeout_with: str = "timeout_s=",
+    timeout_with: str = "timeout_s= to make_selector",
 ) -> Selector:
     """Build a selector by name ('semantic', 'lexical' or 'anthropic'); key and cache come from config.
 
@@ -65,7 +65,7 @@ def default_selector(
     config: MemdirConfig | None = None,
     *,
     timeout_s: float = SELECTOR_TIMEOUT_S,
-    timeout_with: str = "timeout_s=",
+    timeout_with: str = "timeout_s= to default_selector",
 ) -> Selector:
     """AnthropicSelector when an API key is set, else SemanticSelector (config.selector overrides).
 
