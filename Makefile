@@ -135,12 +135,16 @@ TEST_WORKERS ?= auto
 
 # The notebooks' kernels write their vector cache and matplotlib's font cache into a scratch
 # folder of the run, never into HOME: a read-only or shared HOME made cells print "cannot
-# write" warnings, which nbval counts as changed output (twenty-eighth session).
+# write" warnings, which nbval counts as changed output (twenty-eighth session). IPython's
+# profile dir goes there too: with HOME not writable each kernel warned "IPython parent ... is
+# not a writable location" (on a stderr nbval discards) and left two temp dirs in /tmp, 28 a
+# run (forty-fourth session).
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests -n $(TEST_WORKERS) --dist worksteal
 	@if ls notebooks/*.ipynb >/dev/null 2>&1; then \
 		scratch=$$(mktemp -d) || exit 1; \
 		MEMDIR_NB_CACHE_DIR="$$scratch/cache" MPLCONFIGDIR="$$scratch/matplotlib" \
+		IPYTHONDIR="$$scratch/ipython" \
 		$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with $(NBVAL_SANITIZE) -p no:cacheprovider notebooks; \
 		status=$$?; rm -rf "$$scratch"; exit $$status; \
 	fi

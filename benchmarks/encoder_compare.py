@@ -60,7 +60,7 @@ from memdir_nb.recall import semantic  # noqa: E402
 from memdir_nb.recall.base import RecallCancelled  # noqa: E402
 from memdir_nb.recall.embedding import load_encoder  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
-from memdir_nb.spec import text as textseg  # noqa: E402
+from memdir_nb.spec import scripts  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 
@@ -163,13 +163,26 @@ def is_english(case: dict) -> bool:
     return case.get("language", "en") in ("", "en")
 
 
+def scripts_with_no_cjk_route() -> types.ModuleType:
+    """A copy of spec.scripts whose mostly_cjk is always False, every other name kept.
+
+    What the `-cjk` variants give recall.semantic in place of the module, so CJK questions go
+    through the semantic channel too; a query in another script (mostly_other_script) keeps its
+    full-text route, and the real module, which the other recall modules read, is untouched.
+    """
+    copy = types.ModuleType(scripts.__name__, scripts.__doc__)
+    copy.__dict__.update({k: v for k, v in vars(scripts).items() if not k.startswith("__")})
+    copy.mostly_cjk = lambda _text: False  # type: ignore[attr-defined]
+    return copy
+
+
 def collect(dirs: list[tuple[str, dict]], encoder: Any, cache: Path, cjk_semantic: bool) -> tuple:
     """(queries with explanations, semantic ranking per answerable query, encode timings)."""
     selector = SemanticSelector(cache_dir=cache, encoder=encoder, progress=False)
     if isinstance(encoder, E5Encoder):  # e5's queries take their own prefix
         selector._query_vector = lambda _enc, q: encoder.query_vector(q)  # type: ignore[method-assign]
     if cjk_semantic:  # CJK questions through the semantic channel too (measurement only)
-        semantic.textseg = types.SimpleNamespace(mostly_cjk=lambda _q: False)  # type: ignore[assignment]
+        semantic.scripts = scripts_with_no_cjk_route()
     queries, ranks = [], []
     encode_s = cpu_s = 0.0
     texts = 0
@@ -202,7 +215,7 @@ def collect(dirs: list[tuple[str, dict]], encoder: Any, cache: Path, cjk_semanti
             index = selector.dir_index()
             del index
     finally:
-        semantic.textseg = textseg
+        semantic.scripts = scripts
     return queries, ranks, {"texts": texts, "wall_s": encode_s, "cpu_s": cpu_s}
 
 

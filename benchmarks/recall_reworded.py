@@ -56,7 +56,7 @@ from memdir_nb.recall.decision import (  # noqa: E402
 from memdir_nb.recall.fulltext import FullTextIndex  # noqa: E402
 from memdir_nb.recall.lexical import remembered_filename_words, tokens  # noqa: E402
 from memdir_nb.recall.passages import sentences  # noqa: E402
-from memdir_nb.spec import text as textseg  # noqa: E402
+from memdir_nb.spec import scripts  # noqa: E402
 
 KINDS = ("all", "direct", "reworded", "multi", "non-english", "tools", "none")
 MAX_SENTENCES = 144  # per memory (3 × the window cap's sentences, about)
@@ -130,7 +130,7 @@ def collect(
                         "qterms": terms,
                         "bm25": [h.score for h in full.search(terms)],
                         "covw": wterms.coverage(full, terms),
-                        "cjk": textseg.mostly_cjk(case["query"]),
+                        "cjk": scripts.mostly_cjk(case["query"]),
                         "expl": sel.score(case["query"], headers, recent_tools=tools),
                     }
                 )

@@ -71,6 +71,8 @@ def test_make_test_runs_the_notebooks_with_their_caches_outside_home() -> None:
     before, after = recipe.split("--nbval", 1)
     assert 'MEMDIR_NB_CACHE_DIR="$scratch/cache"' in before
     assert 'MPLCONFIGDIR="$scratch/matplotlib"' in before
+    # IPython's profile dir too: a HOME it cannot write left two temp dirs a kernel in /tmp
+    assert 'IPYTHONDIR="$scratch/ipython"' in before
     assert 'rm -rf "$scratch"; exit $status' in after
 
 

@@ -13,6 +13,7 @@ import stat
 from collections.abc import Callable
 
 from memdir_nb.clock import now_ms_problem
+from memdir_nb.spec.constants import SELECTOR_TIMEOUT_MAX_S, SELECTOR_TIMEOUT_S
 from memdir_nb.spec.quoted import shown_repr
 from memdir_nb.storage.containment import absolute_dir, unreadable_reason
 
@@ -119,6 +120,22 @@ def positive_int(raw: str) -> int:
         raise _refusal(f"{raw!r} is not a whole number; give e.g. 20") from None
     if value < 1:
         raise _refusal(f"{raw} is less than 1; give a count of 1 or more")
+    return value
+
+
+def selector_timeout(raw: str) -> float:
+    """An argparse type: how many seconds the Claude selector may wait, more than 0 and at most
+    SELECTOR_TIMEOUT_MAX_S (nan and inf are refused by the same comparison)."""
+    example = f"give e.g. {SELECTOR_TIMEOUT_S:g}"
+    try:
+        value = float(raw)
+    except ValueError:
+        raise _refusal(f"{shown_repr(raw)} is not a number of seconds; {example}") from None
+    if not 0 < value <= SELECTOR_TIMEOUT_MAX_S:
+        raise _refusal(
+            f"{shown_repr(raw)} is not a number of seconds more than 0 and at most "
+            f"{SELECTOR_TIMEOUT_MAX_S:,g}; {example}"
+        )
     return value
 
 

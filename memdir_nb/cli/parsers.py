@@ -27,6 +27,7 @@ from memdir_nb.cli.args import (
     new_path,
     output_path,
     positive_int,
+    selector_timeout,
     settings_file,
     transcript_file,
 )
@@ -36,6 +37,8 @@ from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_LINES,
     MAX_MEMORY_FILES,
     SELECTOR_NAMES,
+    SELECTOR_TIMEOUT_MAX_S,
+    SELECTOR_TIMEOUT_S,
 )
 from memdir_nb.spec.taxonomy import SCOPES
 
@@ -166,6 +169,15 @@ def _recall_arguments(p: argparse.ArgumentParser) -> None:
         choices=SELECTOR_NAMES,
         default=None,
         help="default: anthropic when ANTHROPIC_API_KEY is set, else semantic (offline)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=selector_timeout,
+        default=None,
+        metavar="SECONDS",
+        help="how long the anthropic selector waits for Claude, retries included (default "
+        f"{SELECTOR_TIMEOUT_S:g}, at most {SELECTOR_TIMEOUT_MAX_S:,g}); a call that takes longer "
+        "recalls nothing and says why. Only for the anthropic selector",
     )
     p.add_argument(
         "--explain",

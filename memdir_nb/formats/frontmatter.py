@@ -36,9 +36,9 @@ from memdir_nb.spec.constants import (
     MODIFIED_KEY,
     PINNED_KEY,
 )
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
 from memdir_nb.spec.records import Record, field, replace
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
-from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
 
 TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below

@@ -37,8 +37,8 @@ import re
 
 from memdir_nb.spec import datetime_types as _dt
 from memdir_nb.spec.constants import MODIFIED_KEY
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
 from memdir_nb.spec.records import Record
-from memdir_nb.spec.text import compiled_on_first_use
 
 # Characters that make YAML read a plain value as something other than a simple string.
 _PLAIN_BAD_START = set("-?:,[]{}#&*!|>'\"%@`=<+.0123456789~")

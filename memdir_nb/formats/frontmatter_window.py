@@ -16,7 +16,8 @@ from memdir_nb.spec.constants import (
     FRONTMATTER_MAX_LINES,
     YAML_MAX_DEPTH,
 )
-from memdir_nb.spec.text import as_lf, compiled_on_first_use
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
+from memdir_nb.spec.text import as_lf
 
 __all__ = [
     "header_block_end",

@@ -46,7 +46,8 @@ from memdir_nb.spec.constants import (
     NAME_MAX_BYTES,
     TEAM_DIRNAME,
 )
-from memdir_nb.spec.text import compiled_on_first_use, first_unsafe_char
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
+from memdir_nb.spec.text import first_unsafe_char
 
 MEMORY_SUFFIX = ".md"
 

@@ -21,6 +21,7 @@ import re
 
 from memdir_nb.formats.frontmatter_cut import description_cut_at_hash
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
+from memdir_nb.spec import scripts
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import fence_change
@@ -121,7 +122,7 @@ def _is_salient(word: str) -> bool:
     """salient_terms' test for one word of words()."""
     if word.isascii():  # no CJK; _DIGITS matches exactly the words made of _NUMBER_CHARS
         return len(word) >= 4 and word not in _STOP and bool(word.strip(_NUMBER_CHARS))
-    if textseg.is_cjk(word):
+    if scripts.is_cjk(word):
         return len(word) == 2 and not _KANA_ONLY.match(word)
     return len(word) >= 4 and word not in _STOP and not _DIGITS.match(word)
 

@@ -17,13 +17,17 @@ from typing import TYPE_CHECKING, Any
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.recall.base import RecallCancelled, check_headers, keep_known_filenames
-from memdir_nb.spec.constants import DEFAULT_MODEL, MAX_RELEVANT_MEMORIES, MODEL_REPLY_MAX_BYTES
+from memdir_nb.spec.constants import (
+    DEFAULT_MODEL,
+    MAX_RELEVANT_MEMORIES,
+    MODEL_REPLY_MAX_BYTES,
+    SELECTOR_TIMEOUT_S,
+)
 from memdir_nb.spec.quoted import shown_text, shown_value
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader
 
-DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_MAX_RETRIES = 2
 MAX_TOKENS = 256
 
@@ -75,9 +79,10 @@ class AnthropicSelector:
         base_url: str | None = None,
         client: Any | None = None,
         model: str = DEFAULT_MODEL,
-        timeout: float = DEFAULT_TIMEOUT_S,
+        timeout: float = SELECTOR_TIMEOUT_S,
         max_retries: int = DEFAULT_MAX_RETRIES,
         deadline: float | None = None,
+        how_to_raise: str = "pass a larger deadline= to AnthropicSelector to wait longer",
     ) -> None:
         if not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -90,6 +95,8 @@ class AnthropicSelector:
         self.max_retries = max_retries
         # the whole call, every attempt and every wait between them (None given: the timeout)
         self.deadline = timeout if deadline is None else deadline
+        # the fix a call stopped at its deadline names, in the caller's words (the CLI's flag)
+        self.how_to_raise = how_to_raise
         self._api_key = api_key
         self._base_url = base_url
         self._client = client
@@ -116,7 +123,7 @@ class AnthropicSelector:
                     "timeout": self.timeout,
                     "max_retries": self.max_retries,
                     "call_deadline_s": self.deadline,
-                    "how_to_raise": "pass a larger deadline= to AnthropicSelector to wait longer",
+                    "how_to_raise": self.how_to_raise,
                 }
                 if self._api_key is not None:
                     kwargs["api_key"] = self._api_key

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from memdir_nb.machine import environment_set
 from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.languages import detect_language, function_words
+from memdir_nb.spec import scripts
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU, bounded_cache
 from memdir_nb.spec.constants import CACHE_MAX_BYTES, MAX_RELEVANT_MEMORIES
@@ -154,8 +155,8 @@ def tokens(text: str, options: LexicalOptions) -> list[str]:
         for w in every_word
         if (w not in STOPWORDS and w not in extra and len(w) > 1) or w.isdigit()
     ]
-    if textseg.has_hiragana(text):  # Japanese: the pieces holding a particle are no terms
-        words = [w for w in words if not textseg.is_grammar_piece(w)]
+    if scripts.has_hiragana(text):  # Japanese: the pieces holding a particle are no terms
+        words = [w for w in words if not scripts.is_grammar_piece(w)]
     if options.stemming:
         words = _stemmer(language).stemWords(words)
     if options.synonyms:

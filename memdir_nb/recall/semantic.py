@@ -49,7 +49,7 @@ from memdir_nb.recall.model_files import ModelUnavailable
 from memdir_nb.recall.shortlist import body_shortlist
 from memdir_nb.recall.tool_classes import tool_classes
 from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, text_key
-from memdir_nb.spec import text as textseg
+from memdir_nb.spec import scripts
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -88,9 +88,9 @@ def _full_text_route(query: str) -> str | None:
     gate can tell a fitting memory from none. The full-text channel, which segments CJK text and
     matches any script's words, decides such a query with its own model.
     """
-    if textseg.mostly_cjk(query):
+    if scripts.mostly_cjk(query):
         return "CJK query"
-    if textseg.mostly_other_script(query):
+    if scripts.mostly_other_script(query):
         return "query not in Latin script"
     return None
 

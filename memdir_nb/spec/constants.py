@@ -33,6 +33,11 @@ MEMORY_TOOL_ROOT = "/memories"
 # The Claude model asked when none is given: recall's selector and the tool loop that the
 # extractor and the dream's Claude planner run.
 DEFAULT_MODEL = "claude-sonnet-4-6"
+# How long recall's Claude selector waits for its one call, every retry and the waits between
+# them included: a recall past it picks nothing and says why, so it never holds up the turn it
+# serves. `memdir-nb recall --timeout SECONDS` sets another, more than 0 and at most the max.
+SELECTOR_TIMEOUT_S = 20.0
+SELECTOR_TIMEOUT_MAX_S = 3600.0
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
 CONSOLIDATION_LOCK_NAME = ".consolidate-lock"  # the dream lock; its mtime is the last-run time

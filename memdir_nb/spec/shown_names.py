@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 
-from memdir_nb.spec.text import UNSAFE_CLASS, compiled_on_first_use, escape_of, terminal_line
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
+from memdir_nb.spec.text import UNSAFE_CLASS, escape_of, terminal_line
 
 # A run of backslashes (possessive, and starting a run: the look-behind) before a character
 # terminal_line escapes, or before the text of one of its escapes.

@@ -18,28 +18,15 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-# Han (with extensions A and compatibility ideographs), kana, Hangul syllables and jamo.
-_CJK_CLASS = (
-    "\u1100-\u11ff\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3130-\u318f"
-    "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
-)
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
+from memdir_nb.spec.scripts import cjk_char_count, cjk_run, is_cjk
+
 # Letters and digits of any script (underscore excluded), with inner ' or - joins.
 _WORD_PATTERN = r"[^\W_]+(?:['\u2019\-][^\W_]+)*"
 # The word pattern on lower-case ASCII text, where [^\W_] is [a-z0-9] (a plain class, found
 # faster), with a line break as a token of its own.
-
-
-def compiled_on_first_use(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
-    """The one way to keep a module-level regex uncompiled until it is used: call the result.
-
-    For a regex in a module a common path imports without running it (`memdir-nb scan`
-    imports the header parser, the containment checks and this module, and runs few of their
-    regexes): the compile, a tenth of a millisecond or more each, is paid on first use, once
-    per process, instead of by every process that imports the module.
-    """
-    return functools.cache(functools.partial(re.compile, pattern, flags))
 
 
 _ASCII_WORD_OR_BREAK = compiled_on_first_use(r"[a-z0-9]+(?:['\-][a-z0-9]+)*|\n")
@@ -47,14 +34,7 @@ _ASCII_WORD_ANY_CASE = compiled_on_first_use(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)
 _ASCII_CHARS = frozenset(map(chr, range(128)))
 
 
-# The CJK run, the CJK character and the word pattern, each compiled on its first use: the
-# two CJK classes take the regex compiler milliseconds each (about 3 and 6 ms), which every
-# process importing this module (a `memdir-nb scan`, a save) would otherwise pay unused, and
-# a caller that needs only the word pattern (the plan's stemmer, on ASCII tokens) does not
-# pay them either.
-_CJK_RUN = compiled_on_first_use(f"[{_CJK_CLASS}]+")
-_CJK_CHAR = compiled_on_first_use(f"[{_CJK_CLASS}]")
-_HIRAGANA = compiled_on_first_use("[\u3040-\u309f]")
+# The word pattern, compiled on its first use (the CJK classes are spec.scripts', likewise).
 _WORD = compiled_on_first_use(_WORD_PATTERN)
 
 
@@ -77,26 +57,6 @@ def has_ascii_fold(text: str) -> bool:
 
 # How many CJK characters count as one word when judging a text's length in words.
 CJK_CHARS_PER_WORD = 2
-
-
-def is_cjk(text: str) -> bool:
-    """Whether text holds at least one Chinese, Japanese or Korean character."""
-    return _CJK_CHAR().search(text) is not None
-
-
-def has_hiragana(text: str) -> bool:
-    """Whether text holds a hiragana (Japanese particles and verb endings are written in it)."""
-    return _HIRAGANA().search(text) is not None
-
-
-def is_grammar_piece(word: str) -> bool:
-    """Whether a word of words() is a two-character piece holding a hiragana.
-
-    Japanese writes its particles and verb endings in hiragana and its content words mostly in
-    kanji and katakana, so "本番へ出せる" gives "本番", "番へ", "へ出", "出せ", "せる": only the
-    first is a term. A ranking that counts the others weighs a question by its grammar.
-    """
-    return len(word) == 2 and has_hiragana(word)
 
 
 def _bigrams(run: str) -> list[str]:
@@ -143,14 +103,14 @@ def _words(text: str, word_re: re.Pattern[str]) -> list[str]:
     if not is_cjk(text):  # no CJK anywhere: every word is kept as it is (one C-level pass)
         return word_re.findall(text)
     out: list[str] = []
-    cjk_run = _CJK_RUN()
+    runs = cjk_run()
     for match in word_re.finditer(text):
         word = match.group(0)
         if word.isascii() or not is_cjk(word):  # isascii: a quick answer for most words
             out.append(word)
             continue
         pos = 0
-        for run in cjk_run.finditer(word):
+        for run in runs.finditer(word):
             before = word[pos : run.start()].strip("'-")
             if before:
                 out.append(before)
@@ -219,33 +179,6 @@ def plain_words_by_line(text: str) -> list[list[str]] | None:
     return [line.split() for line in kept.split("\n")]
 
 
-def mostly_cjk(text: str) -> bool:
-    """Whether at least half of text's letters are Chinese, Japanese or Korean characters."""
-    letters = sum(1 for ch in text if ch.isalpha())
-    return letters > 0 and 2 * cjk_char_count(text) >= letters
-
-
-def mostly_other_script(text: str) -> bool:
-    """Whether at least half of text's letters are neither Latin nor Chinese, Japanese or Korean.
-
-    Cyrillic, Greek, Arabic, Hebrew, Armenian, Georgian, the Indic scripts, Thai and the like:
-    alphabets an English-trained encoder reads as little more than their characters.
-    """
-    letters = other = 0
-    for ch in text:
-        if not ch.isalpha():
-            continue
-        letters += 1
-        if not ch.isascii() and "LATIN" not in unicodedata.name(ch, "LATIN"):
-            other += 1
-    return letters > 0 and 2 * (other - cjk_char_count(text)) >= letters
-
-
-def cjk_char_count(text: str) -> int:
-    """How many Chinese, Japanese or Korean characters text holds."""
-    return len(_CJK_CHAR().findall(text))
-
-
 def word_count(text: str) -> int:
     """Length of text in words: spaced words, plus CJK characters counted CJK_CHARS_PER_WORD a word."""
     if not text:
@@ -254,7 +187,7 @@ def word_count(text: str) -> int:
         return len(_ASCII_WORD_ANY_CASE().findall(text))
     text = unicodedata.normalize("NFC", text)
     cjk = cjk_char_count(text)
-    spaced = [w for w in _WORD().findall(_CJK_RUN().sub(" ", text)) if w]
+    spaced = [w for w in _WORD().findall(cjk_run().sub(" ", text)) if w]
     return len(spaced) + math.ceil(cjk / CJK_CHARS_PER_WORD)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from memdir_nb.spec import datetime_types as _dt
-from memdir_nb.spec.text import compiled_on_first_use
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
 
 # Earliest and latest moments a `modified:` time may name: before the epoch or past 9999 is not
 # a memory's time but a typo, and the file's mtime is used instead.

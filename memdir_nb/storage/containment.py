@@ -21,8 +21,8 @@ import stat
 import unicodedata
 
 from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
 from memdir_nb.spec.quoted import shown_problem, shown_repr
-from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.storage.real_paths import (
     MAX_SYMLINKS_FOLLOWED,
     PathTooLongError,

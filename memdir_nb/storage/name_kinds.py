@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from memdir_nb.formats.names import is_memory_filename, name_problem
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, REPOSITORY_FILE_STEMS
-from memdir_nb.spec.text import compiled_on_first_use
+from memdir_nb.spec.lazy_regex import compiled_on_first_use
 
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
 

@@ -17,7 +17,6 @@ from memdir_nb.spec import text as spec_text
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
     as_lf,
-    compiled_on_first_use,
     fence_change,
     first_unsafe_char,
     general_words_and_breaks,
@@ -220,29 +219,19 @@ def test_a_lone_surrogate_is_not_text_a_pair_and_other_characters_are() -> None:
     assert problem is not None and "U+DC80, character 3" in problem
 
 
-def test_a_regex_compiled_on_first_use_is_compiled_at_its_first_call_and_only_then() -> None:
-    pattern = r"scancold-(\d+)-first-use"
-    re.purge()  # re.compile's own cache would hide a compile made at creation
-    lazy = compiled_on_first_use(pattern, re.IGNORECASE)
-    assert lazy.cache_info().currsize == 0  # type: ignore[attr-defined]  # functools.cache's wrapper
-    compiled = lazy()
-    assert compiled is lazy()  # one compiled pattern per process
-    assert compiled.pattern == pattern and compiled.flags & re.IGNORECASE
-    assert compiled.fullmatch("SCANCOLD-7-FIRST-USE") is not None
-
-
 def test_the_word_pattern_and_ascii_stems_compile_no_cjk_class() -> None:
     # The plan stems ASCII tokens through word_pattern(); the two CJK classes cost the regex
     # compiler milliseconds each and are compiled only where a text is looked at for CJK.
     code = (
         "import re\n"
         "from memdir_nb.spec import text\n"
+        "from memdir_nb.spec.scripts import CJK_CLASS\n"
         "from memdir_nb.spec.word_stems import StemCache\n"
         "StemCache().texts(['plain ascii memory text', 'another, plainer one'])\n"
         "assert text.word_pattern().findall('two words') == ['two', 'words']\n"
-        "wide = sum(text._CJK_CLASS in p.pattern for p in re._cache.values())\n"
+        "wide = sum(CJK_CLASS in p.pattern for p in re._cache.values())\n"
         "text.words('caf\u00e9 \u65e5\u672c\u8a9e')  # non-ASCII: now the CJK classes are needed\n"
-        "print(wide, sum(text._CJK_CLASS in p.pattern for p in re._cache.values()))\n"
+        "print(wide, sum(CJK_CLASS in p.pattern for p in re._cache.values()))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -9,14 +9,7 @@ import pytest
 
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
-from memdir_nb.spec.text import (
-    is_cjk,
-    is_grammar_piece,
-    mostly_cjk,
-    mostly_other_script,
-    word_count,
-    words,
-)
+from memdir_nb.spec.text import word_count, words
 from memdir_nb.storage.scan import scan_memory_files
 from tests.conftest import LANG_MEMORIES
 
@@ -41,28 +34,6 @@ def test_japanese_and_korean_are_cut_into_pairs_and_latin_stays_whole() -> None:
     assert words("gsim 回测") == ["gsim", "回测"]
 
 
-@pytest.mark.parametrize(
-    ("text", "cjk", "other"),
-    [
-        ("как включить тёмную тему", False, True),
-        ("Πότε είναι η μετάβαση;", False, True),
-        ("מתי המעבר?", False, True),
-        ("データベースの移行はいつ", True, False),
-        ("when is the Snowflake cutover?", False, False),
-        ("où est le café ? Überprüfung", False, False),
-        ("ｆｕｌｌｗｉｄｔｈ latin", False, False),
-        ("как включить dark mode в vscode", False, False),  # more Latin letters than Cyrillic
-        ("123 ?!", False, False),
-        ("", False, False),
-    ],
-)
-def test_a_texts_main_script_is_where_at_least_half_its_letters_are(
-    text: str, cjk: bool, other: bool
-) -> None:
-    assert mostly_cjk(text) is cjk
-    assert mostly_other_script(text) is other
-
-
 def test_a_lone_cjk_character_is_one_word() -> None:
     assert words("坑") == ["坑"]
 
@@ -75,7 +46,6 @@ def test_word_count_counts_two_cjk_characters_as_one_word() -> None:
     assert word_count("用户偏好和习惯") == 4
     assert word_count("gsim 回测框架") == 3
     assert word_count("misc notes") == 2
-    assert is_cjk("回测") and not is_cjk("Правила")
 
 
 @pytest.mark.parametrize("lang", sorted(LANG_MEMORIES))
@@ -119,10 +89,3 @@ def test_a_two_character_chinese_description_is_still_vague(tmp_path: Path) -> N
     assert ("notes.md", "vague-description") in {
         (f.path, f.rule) for f in lint_memory_dir(tmp_path)
     }
-
-
-def test_a_piece_holding_a_hiragana_is_grammar_and_kanji_or_katakana_pieces_are_terms() -> None:
-    pieces = words("設定が空のとき")  # "when the setting is empty"
-    assert [p for p in pieces if not is_grammar_piece(p)] == ["設定"]
-    assert not any(is_grammar_piece(p) for p in words("キャッシュ 内存泄漏 메모리"))
-    assert not is_grammar_piece("の")  # a lone character is not a two-character piece
