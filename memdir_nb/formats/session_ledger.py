@@ -76,11 +76,11 @@ class SessionLedger:
 
 @dataclass
 class _Message:
-    """One API message's last-seen usage (one per TOKEN_FIELDS) and cost."""
+    """One API message's last record's usage and cost, as written (read when it is counted:
+    the records before it are passed over unread)."""
 
-    tokens: tuple[int, ...] | None
-    cost: float | None
-    bad: int
+    usage: object
+    cost: object
 
 
 class LedgerTally:
@@ -111,8 +111,8 @@ class LedgerTally:
         self._snapshots += 1
         self._updates += record.get("isSnapshotUpdate") is True
         snapshot = record.get("snapshot")
-        tracked = snapshot.get("trackedFileBackups") if isinstance(snapshot, Mapping) else None
-        if not isinstance(tracked, Mapping):
+        tracked = snapshot.get("trackedFileBackups") if isinstance(snapshot, dict) else None
+        if not isinstance(tracked, dict):
             self._bad_snapshots += 1
             return
         for path in tracked:
@@ -128,12 +128,9 @@ class LedgerTally:
 
     def _assistant(self, record: Mapping[str, Any]) -> None:
         message = record.get("message")
-        if not isinstance(message, Mapping):
+        if not isinstance(message, dict):
             return  # not an answer this reader can tell; the session reader says so
-        usage = message.get("usage")
-        tokens, bad = _tokens(usage) if isinstance(usage, Mapping) else (None, 0)
-        cost, cost_bad = _cost(record.get("costUSD"))
-        seen = _Message(tokens, cost, bad + cost_bad)
+        seen = _Message(message.get("usage"), record.get("costUSD"))
         mid = message.get("id")
         if not isinstance(mid, str) or not mid:
             self._count(seen)  # no id: a message of its own
@@ -149,13 +146,16 @@ class LedgerTally:
 
     def _count(self, m: _Message) -> None:
         self._messages += 1
-        self._bad_fields += m.bad
-        if m.tokens is None:
-            self._no_usage += 1
+        if isinstance(m.usage, dict):
+            tokens, bad = _tokens(m.usage)
+            self._tokens = [a + b for a, b in zip(self._tokens, tokens, strict=True)]
+            self._bad_fields += bad
         else:
-            self._tokens = [a + b for a, b in zip(self._tokens, m.tokens, strict=True)]
-        if m.cost is not None:
-            self._cost = (self._cost or 0.0) + m.cost
+            self._no_usage += 1
+        cost, bad = _cost(m.cost)
+        self._bad_fields += bad
+        if cost is not None:
+            self._cost = (self._cost or 0.0) + cost
             self._costed += 1
 
     def result(self) -> SessionLedger:
