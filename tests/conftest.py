@@ -2286,3 +2286,88 @@ def api() -> Iterator[MessagesAPIServer]:
     """A Messages API stand-in on 127.0.0.1 that the real anthropic SDK talks to over HTTP."""
     with MessagesAPIServer() as server:
         yield server
+
+
+# ---------------------------------------------------------------------------------------------
+# branch sessions44: the last prompt, file-history snapshots and token totals
+
+# The session's last prompt, as its `last-prompt` record gives it: a pasted key past the
+# listing's 60-character cut, a screen-clearing escape, a bidi override and a line break.
+LEDGER_PROMPT = (
+    "Now shrink the kiln photos \x1b[2J\u202eagain\nand upload them with "
+    + PASTED_API_KEY
+    + " please"
+)
+LEDGER_TRACKED = ("/home/ana/pottery/gallery.html", "/home/ana/pottery/styles.css")
+
+
+def _ledger_answer(
+    w: RecordWriter, blocks: list[dict[str, object]], usage: object, **extra: object
+) -> None:
+    """One API message of len(blocks) records (as the CLI splits it), each with `usage`."""
+    mid = w.uid("msg")
+    for block in blocks:
+        record = w.envelope("assistant")
+        record["message"] = {"id": mid, "role": "assistant", "content": [block], "usage": usage}
+        record.update(uuid=w.uid("assistant"), timestamp=w.stamp(1.1), **extra)
+        w.emit(record)
+        w.last = record["uuid"]
+
+
+def _ledger_snapshot(w: RecordWriter, paths: Sequence[str], *, update: bool) -> None:
+    """A file-history-snapshot record tracking `paths` (version 1, no backup yet)."""
+    backups = {p: {"backupFileName": None, "version": 1, "backupTime": w.stamp(0.1)} for p in paths}
+    snapshot = {"messageId": w.last, "trackedFileBackups": backups, "timestamp": w.stamp(0.1)}
+    w.bookkeeping(
+        "file-history-snapshot", messageId=w.last, snapshot=snapshot, isSnapshotUpdate=update
+    )
+
+
+def build_ledger_session(root: Path) -> Path:
+    """A Claude home of one 2.1.x session of two turns with the ledger's records (sessions44;
+    shapes after public 2.1.123 transcripts, written anew): four snapshots (an opening one
+    with no file, an update tracking gallery.html, one tracking both LEDGER_TRACKED, and one
+    whose snapshot is a string), three API messages whose usage adds up to input 15, output
+    190, cache writes 2,000, cache reads 12,000 (the first written as two records with one
+    id, counted once), one with a `costUSD` of 0.0125 and one with a bad `costUSD` and a
+    string for a token count (2 bad fields), an answer with no usage, and a `last-prompt`
+    record holding LEDGER_PROMPT; the last typed prompt says something else. A memory dir
+    beside it holds one memory. Returns the transcript."""
+    project = root / "claude" / "projects" / "-home-ana-pottery"
+    (project / "memory").mkdir(parents=True)
+    (project / "memory" / "photos.md").write_text(
+        "---\nname: photos\ndescription: where the gallery photos live\ntype: project\n"
+        "---\nThe gallery photos live in site/img.\n",
+        encoding="utf-8",
+    )
+    (project / "memory" / "MEMORY.md").write_text(
+        "- [photos](photos.md) — where the gallery photos live\n", encoding="utf-8"
+    )
+    w = RecordWriter("ledger", "/home/ana/pottery", "2026-12-01T08:00:00.000Z", seed="ledger")
+    big = {"input_tokens": 10, "output_tokens": 100, "cache_creation_input_tokens": 2000}
+    w.prompt("Resize the gallery photos.")
+    _ledger_snapshot(w, [], update=False)
+    edit = w.tool_use(
+        "Edit", {"file_path": LEDGER_TRACKED[0], "old_string": "a", "new_string": "b"}
+    )
+    _ledger_answer(
+        w, [{"type": "text", "text": "Editing."}, edit], {**big, "cache_read_input_tokens": 5000}
+    )
+    _ledger_snapshot(w, LEDGER_TRACKED[:1], update=True)
+    w.result(edit, "The file was updated.")
+    _ledger_answer(
+        w,
+        [{"type": "text", "text": "Resized."}],
+        {"input_tokens": 3, "output_tokens": 40, "cache_read_input_tokens": 7000},
+        costUSD=0.0125,
+    )
+    w.prompt("And the stylesheet?")
+    _ledger_snapshot(w, LEDGER_TRACKED, update=False)
+    w.bookkeeping("file-history-snapshot", messageId=w.last, snapshot="not a map")
+    usage = {"input_tokens": 2, "output_tokens": 50, "cache_read_input_tokens": "many"}
+    _ledger_answer(w, [{"type": "text", "text": "Also done."}], usage, costUSD="cheap")
+    _ledger_answer(w, [{"type": "text", "text": "(no usage)"}], None)
+    w.bookkeeping("last-prompt", lastPrompt=LEDGER_PROMPT, leafUuid=w.last, sessionId="ledger")
+    path = project / "ledger.jsonl"
+    path.write_text(w.text(), encoding="utf-8")
+    return path

@@ -164,17 +164,21 @@ def _redacted(s: SessionFile) -> SessionFile:
         title=s.title and redact_secrets(s.title),
         agent_name=s.agent_name and redact_secrets(s.agent_name),
         tag=s.tag and redact_secrets(s.tag),
+        last_prompt=s.last_prompt and redact_secrets(s.last_prompt),
     )
 
 
 def _name_note(s: SessionFile) -> str:
-    """The session's `agent-name` when it is not its title, and its tag, as a row shows them:
-    on one line, cut, every control and bidi character an escape (real42b)."""
+    """The session's `agent-name` when it is not its title, its tag and its last prompt, as a
+    row shows them: on one line, cut, every control and bidi character an escape (real42b)."""
     note = ""
     if s.agent_name and s.agent_name != s.title:
         note += f"  (name: {terminal_line(clip(one_line(s.agent_name), TITLE_SHOWN_MAX_CHARS))})"
     if s.tag:
         note += f"  (tag: {terminal_line(clip(one_line(s.tag), TITLE_SHOWN_MAX_CHARS))})"
+    if s.last_prompt:  # the last thing the user asked (sessions44)
+        shown = terminal_line(clip(one_line(s.last_prompt), TITLE_SHOWN_MAX_CHARS))
+        note += f"  (last prompt: {shown})"
     return note
 
 

@@ -23,6 +23,7 @@ from memdir_nb.formats.session_copies import (
     keep_own_turn,
     leave_out_fork_launch,
 )
+from memdir_nb.formats.session_ledger import FILE_HISTORY_SNAPSHOT, LedgerTally
 from memdir_nb.formats.session_model import (
     ENVELOPE_FACTS,
     AssistantResponse,
@@ -65,6 +66,7 @@ class SessionBuilder:
         self._pending_bash: list[str] = []
         self._pending_local: list[str] = []
         self._queue = InputQueue()
+        self._ledger = LedgerTally()  # snapshots, token use: counted, never kept record by record
         self._retractions = Retractions()  # answers a refusal may take back (this turn's)
         self._idle = True  # no turn is running: none yet, or the last one's answer ended it
         self._ended = False  # the CLI wrote the turn's end (system/turn_duration)
@@ -107,6 +109,7 @@ class SessionBuilder:
             if self._copied(record, user_kind, main):
                 return
             self._fed += 1
+            self._ledger.take(record, kind)  # the session's own answers' usage, copies left out
             if not main:
                 self._sidechain(record, line_no)
             elif user_kind is not None:
@@ -119,10 +122,18 @@ class SessionBuilder:
             self.session.note_title(record)
         elif kind == "system":
             self._system(record, line_no)
-        elif kind == "queue-operation":
+        else:
+            self._other(record, kind, line_no)
+
+    def _other(self, record: Mapping[str, Any], kind: str, line_no: int) -> None:
+        """A record of a type feed does not route itself: a queue operation, an attachment, a
+        file-history snapshot (the ledger's); any other is only counted."""
+        if kind == "queue-operation":
             self._queue_operation(record)
         elif kind == "attachment":
             self._attachment(record, line_no)
+        elif kind == FILE_HISTORY_SNAPSHOT:
+            self._ledger.take(record, kind)
 
     def _copied(self, record: Mapping[str, Any], user_kind: str | None, main: bool) -> bool:
         """Whether a user/assistant record is a copy, counted and left out: history a `/fork`
@@ -150,6 +161,7 @@ class SessionBuilder:
     def finish(self) -> Session:
         """The session, with commands run after the last prompt listed on the last turn."""
         s = self.session
+        s.ledger = self._ledger.result()
         self._compactions.finish(self._uuids)
         if s.first_timestamp is None and self._snap_first:  # a file of snapshots only
             s.first_timestamp, s.last_timestamp = self._snap_first, self._snap_last
@@ -243,6 +255,8 @@ class SessionBuilder:
         self._rewrites.started(turn.prompt, turn.timestamp, kind)
         s.turns.append(turn)
         self._fed_at_turn.append(self._fed - 1)  # the records before the one starting it
+        if kind == "prompt" and turn.prompt.strip():
+            s.last_typed = turn.prompt  # what a listing shows when no last-prompt record says
         return turn
 
     def _let_go(self) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdir_nb.formats.session_ledger import SessionLedger
 from memdir_nb.formats.session_notices import SessionNotices
 from memdir_nb.formats.transcript_attachments import (
     MEMORY_SAVED,
@@ -345,6 +346,8 @@ class Session:
     memory_indexes: list[str] = field(default_factory=list)
     # recaps, informational lines and mode records (formats.session_notices): never turns
     notices: SessionNotices = field(default_factory=SessionNotices)
+    ledger: SessionLedger = field(default_factory=SessionLedger)  # formats.session_ledger
+    last_typed: str | None = None  # the last prompt the user typed (a turn of kind "prompt")
 
     outside_edit_count: int = (
         0  # `edited_text_file` notes kept on turns (SESSION_OUTSIDE_EDITS_MAX)

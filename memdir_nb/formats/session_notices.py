@@ -25,7 +25,9 @@ each compaction, on resume and at exit, so the last one wins) is read here too (
   ``worktreeBranch``...; null or {} when the session left the worktree);
 - ``tag`` (``tag``; an empty one clears it), ``task-summary`` (``summary``: what the session
   was doing), ``pr-link`` (``prNumber``, ``prRepository``, ``prUrl``: the pull request it
-  linked when one showed up in tool output).
+  linked when one showed up in tool output);
+- ``last-prompt`` (``lastPrompt``, with the ``leafUuid`` of the conversation's last record):
+  the last prompt the user typed, as the CLI's session picker shows it (sessions44).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ TASK_SUMMARY = "task-summary"
 PR_LINK = "pr-link"
 AGENT_SETTING = "agent-setting"
 WORKTREE_STATE = "worktree-state"
+LAST_PROMPT = "last-prompt"
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ class SessionNotices:
     pull_requests: list[str] = field(default_factory=list)  # "owner/repo#12", each once
     agent_setting: str | None = None  # the last `agent-setting`: the agent it ran as
     worktrees: list[str] = field(default_factory=list)  # "name (branch)", each once
+    last_prompt: str | None = None  # the last `last-prompt` (blank ones passed over)
 
     def take(self, record: Mapping[str, Any], kind: str, turn: int) -> None:
         """Note one record of any type: a recap, an informational line, a mode record or
@@ -132,19 +136,20 @@ class SessionNotices:
             if isinstance(tag, str):
                 self.tag = cap_text(tag.strip(), SESSION_NOTE_MAX_CHARS) or None
         else:
-            text = record.get("agentName" if kind == AGENT_NAME else "summary")
+            text = record.get(_TEXT_FIELDS[kind])
             if not isinstance(text, str) or not text.strip():
                 return
             text = cap_text(text.strip(), SESSION_NOTE_MAX_CHARS)
             if kind == AGENT_NAME:
                 self.agent_name = text
+            elif kind == LAST_PROMPT:
+                self.last_prompt = text
             else:
                 self.task_summary = text
 
 
-_METADATA = frozenset(
-    {AGENT_NAME, PERMISSION_MODE, TAG, TASK_SUMMARY, PR_LINK, AGENT_SETTING, WORKTREE_STATE}
-)
+_TEXT_FIELDS = {AGENT_NAME: "agentName", TASK_SUMMARY: "summary", LAST_PROMPT: "lastPrompt"}
+_METADATA = frozenset({PERMISSION_MODE, TAG, PR_LINK, AGENT_SETTING, WORKTREE_STATE, *_TEXT_FIELDS})
 
 
 def _listed(values: list[str], value: object, width: int = _MODE_MAX_CHARS) -> None:

@@ -31,11 +31,12 @@ from memdir_nb.spec.constants import (
     CACHE_MAX_BYTES,
     PROJECT_MEMORY_DIRNAME,
     PROJECTS_DIRNAME,
+    SESSION_NOTE_MAX_CHARS,
     SESSION_READ_MAX_BYTES,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.spec.dates import utc_date
-from memdir_nb.spec.text import clip, one_line, terminal_line
+from memdir_nb.spec.text import cap_text, clip, one_line, terminal_line
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.line_reader import iter_lines
@@ -156,6 +157,8 @@ class SessionFile:
     title: str | None = None  # Session.title: its /rename name, else its latest ai-title, ...
     agent_name: str | None = None  # its last `agent-name` record (session_notices, real42b)
     tag: str | None = None  # its last `tag` record
+    # its last `last-prompt` record, else the last prompt typed in its turns (sessions44)
+    last_prompt: str | None = None
 
     def shown_title(self, width: int = TITLE_SHOWN_MAX_CHARS, *, show_secrets: bool = False) -> str:
         """The title as a listing shows it: a credential in it redacted unless show_secrets
@@ -364,8 +367,21 @@ def described(info: SessionFile) -> SessionFile:
             "title": session.title,
             "agent_name": session.notices.agent_name,
             "tag": session.notices.tag,
+            "last_prompt": _last_prompt(session),
         }
     )
+
+
+def _last_prompt(session: Session) -> str | None:
+    """The session's last prompt: its last `last-prompt` record's (what the CLI's own session
+    picker shows), else, for a version that wrote none, the last prompt typed in a main
+    session's turns (a slash command, a scheduled or channel prompt is none; an agent's turns
+    hold the task it was given, not what the user typed), cut as a note is."""
+    if session.notices.last_prompt:
+        return session.notices.last_prompt
+    if session.kind != "main" or not session.last_typed:
+        return None
+    return cap_text(session.last_typed, SESSION_NOTE_MAX_CHARS)
 
 
 def sessions_using(

@@ -24,7 +24,14 @@ from memdir_nb.storage import listing
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.conftest import build_forgotten_dir, build_metadata_session, build_notices_session
+from tests.conftest import (
+    LEDGER_PROMPT,
+    PASTED_API_KEY,
+    build_forgotten_dir,
+    build_ledger_session,
+    build_metadata_session,
+    build_notices_session,
+)
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 from tests.support.child_env import child_env
 
@@ -2304,6 +2311,26 @@ def test_sessions_shows_a_sessions_name_and_tag_made_safe_to_print(tmp_path: Pat
     assert listed["agent_name"] == "kiln-\x1b[31mnight\u202e-batch" and listed["tag"] == "glaze"
 
 
+def test_sessions_shows_the_last_prompt_cut_redacted_and_safe_to_print(tmp_path: Path) -> None:
+    # sessions44: the `last-prompt` record was counted only. The row shows it on one line,
+    # every control and bidi character an escape, the pasted key redacted, cut to 60
+    # characters; --json gives it whole (redacted unless --show-secrets).
+    build_ledger_session(tmp_path)
+    home = tmp_path / "claude"
+    out = run_cli("sessions", "--home", str(home))
+    assert out.returncode == 0, out.stderr
+    (row,) = [ln for ln in out.stdout.splitlines() if "ledger" in ln]
+    shown = row.split("  (last prompt: ", 1)[1]
+    assert shown.startswith("Now shrink the kiln photos \\x1b[2J\\u202eagain and upload them")
+    assert shown.endswith(" them with \u2026)")  # cut at 60 characters (before escaping)
+    assert "\x1b" not in out.stdout and "\u202e" not in out.stdout
+    (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
+    assert listed["last_prompt"].startswith(LEDGER_PROMPT[:40])
+    assert PASTED_API_KEY not in listed["last_prompt"] and listed["last_prompt"].endswith(" please")
+    shown_all = run_cli("sessions", "--home", str(home), "--json", "--show-secrets").stdout
+    assert json.loads(shown_all)[0]["last_prompt"] == LEDGER_PROMPT
+
+
 def _titled_session(home: Path, *titles: tuple[str, str]) -> None:
     """A home of one session, `titled`, with the (record type, title) records after its turn."""
     folder = home / "projects" / "-c"
@@ -2320,7 +2347,8 @@ def _titled_session(home: Path, *titles: tuple[str, str]) -> None:
 def test_sessions_shows_the_name_the_user_gave_a_session_over_its_ai_title(tmp_path: Path) -> None:
     _titled_session(tmp_path, ("ai-title", "Print the glaze chart"), ("custom-title", "glazes"))
     _, row, _ = _one_listed_session(tmp_path, "titled")
-    assert row.endswith(" main          1.1 KB  glazes"), row
+    # then the last prompt typed (this 1-turn file has no last-prompt record: sessions44)
+    assert row.endswith(" main          1.1 KB  glazes  (last prompt: make the glaze chart print)")
 
 
 def test_sessions_shows_a_hostile_title_on_its_row_with_every_control_an_escape(
@@ -2332,7 +2360,7 @@ def test_sessions_shows_a_hostile_title_on_its_row_with_every_control_an_escape(
     assert len(lines) == 3  # the project, the row, the total: the CR started no row of its own
     # the CR is a line break, made a space (spec.text.one_line); the rest shown as escapes
     assert "Glaze \\x1b]0;pwned\\x07chart FAKE ROW \\u202eevil\\u2066 x" in row
-    assert row.endswith("x\u2026")  # cut to fit the row
+    assert row.endswith("x\u2026  (last prompt: make the glaze chart print)")  # cut to fit
     assert not any(ch in row for ch in "\x1b\x07\r\u202e\u2066")
 
 

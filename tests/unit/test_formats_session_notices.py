@@ -12,7 +12,13 @@ from memdir_nb.formats.session_notices import (
 )
 from memdir_nb.home.sessions import list_sessions, read_session
 from memdir_nb.spec.constants import SESSION_NOTE_MAX_CHARS
-from tests.conftest import RECAP_TEXT, build_metadata_session, build_notices_session
+from tests.conftest import (
+    LEDGER_PROMPT,
+    RECAP_TEXT,
+    build_ledger_session,
+    build_metadata_session,
+    build_notices_session,
+)
 
 
 def test_recaps_and_informational_lines_are_kept_with_their_turn_and_are_no_turns(
@@ -91,3 +97,24 @@ def test_a_listing_reads_the_name_and_tag_of_a_session(tmp_path: Path) -> None:
     build_metadata_session(tmp_path)
     (info,) = list_sessions(tmp_path / "claude")
     assert info.agent_name == "kiln-\x1b[31mnight\u202e-batch" and info.tag == "glaze"
+
+
+def test_the_last_last_prompt_record_wins_and_one_not_text_or_blank_is_passed_over() -> None:
+    # sessions44: `last-prompt` (`lastPrompt`) was counted and never read
+    notices = SessionNotices()
+    for value in ("first ask", "second ask", 42, "   ", None, ["third"]):
+        notices.take({"type": "last-prompt", "lastPrompt": value}, "last-prompt", 1)
+    notices.take({"type": "last-prompt", "prompt": "a field no CLI writes"}, "last-prompt", 1)
+    assert notices.last_prompt == "second ask"
+    long = "x" * (SESSION_NOTE_MAX_CHARS + 50)
+    notices.take({"type": "last-prompt", "lastPrompt": long}, "last-prompt", 1)
+    assert notices.last_prompt == "x" * SESSION_NOTE_MAX_CHARS + " [...]"
+
+
+def test_a_sessions_last_prompt_record_is_read_and_is_no_turn(tmp_path: Path) -> None:
+    session = read_session(build_ledger_session(tmp_path))
+    assert session.notices.last_prompt == LEDGER_PROMPT  # as written: made safe where shown
+    assert [t.prompt for t in session.turns] == [
+        "Resize the gallery photos.",
+        "And the stylesheet?",
+    ]

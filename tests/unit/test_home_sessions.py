@@ -35,7 +35,7 @@ from memdir_nb.storage import line_reader
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.conftest import build_moved_subfolder_session
+from tests.conftest import LEDGER_PROMPT, build_ledger_session, build_moved_subfolder_session
 from tests.support.long_paths import padded_path, path_bytes
 from tests.support.transcripts import cli_recalled, long_session, pane_teammate
 
@@ -983,3 +983,31 @@ def test_a_record_time_that_reads_as_no_time_dates_no_session(tmp_path: Path, cl
     assert SessionFile("p", "/p/s.jsonl", "s", False, 0, 0.0, first_timestamp=claimed).date == (
         "1970-01-01"
     )
+
+
+def test_a_listing_gives_the_last_prompt_record_else_a_main_sessions_last_typed_prompt(
+    tmp_path: Path,
+) -> None:
+    # sessions44: the `last-prompt` record when there is one (what the CLI's picker shows)...
+    path = build_ledger_session(tmp_path)
+    (listed,) = list_sessions(tmp_path / "claude")
+    assert listed.last_prompt == LEDGER_PROMPT
+    # ...else, for a version that wrote none, the last prompt typed; a slash command after it
+    # is no typed prompt
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if "last-prompt" not in ln]
+    w = RecordWriter("ledger", "/home/ana/pottery", "2026-12-01T09:00:00.000Z", seed="later")
+    w.prompt("<command-name>/exit</command-name>\n<command-message>exit</command-message>")
+    path.write_text("\n".join(lines + w.lines) + "\n", encoding="utf-8")
+    (listed,) = list_sessions(tmp_path / "claude")
+    assert listed.last_prompt == "And the stylesheet?"
+
+
+def test_an_agents_task_is_not_taken_for_the_users_last_prompt(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-w" / "main-session" / "subagents"
+    folder.mkdir(parents=True)
+    w = RecordWriter("main-session", "/w", "2026-12-01T09:00:00.000Z", sidechain=True)
+    w.prompt("Find where the kiln log is parsed.")
+    w.response([{"type": "text", "text": "In parse.py."}])
+    (folder / "agent-a1b2c3.jsonl").write_text(w.text(), encoding="utf-8")
+    (listed,) = list_sessions(tmp_path)
+    assert listed.kind == "subagent" and listed.last_prompt is None

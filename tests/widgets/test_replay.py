@@ -16,8 +16,14 @@ from memdir_nb.ui.demo.session import (
     build_demo_session,
 )
 from memdir_nb.ui.demo.session_records import RecordWriter
+from memdir_nb.ui.views.replay import ledger_notes
 from memdir_nb.ui.widgets import ReplayView
-from tests.conftest import PASTED_GH_TOKEN, build_notices_session
+from tests.conftest import (
+    PASTED_API_KEY,
+    PASTED_GH_TOKEN,
+    build_ledger_session,
+    build_notices_session,
+)
 from tests.support.transcripts import cli_recalled, many_cli_picks
 
 
@@ -235,7 +241,8 @@ def test_the_recaps_and_notices_the_cli_showed_are_notes_in_state_and_on_the_pag
     memory = path.parent / "memory"
     memory.mkdir()
     v = ReplayView(memory, path, selector="lexical", now_ms=SAMPLE_NOW_MS)
-    assert v.replay is not None and v.notes == v.replay.note_lines()
+    own = v.replay.note_lines() if v.replay is not None else []
+    assert v.notes[: len(own)] == own and v.notes[len(own) :] == view_ledger_notes(v)
     assert any("the CLI told the user (warning): Usage limit reached" in n for n in v.notes)
     assert any(n.startswith("after turn 2, the recap") for n in v.notes)
     assert "Glaze log parser" in v.notes_box.value and "Glaze log parser" not in v.summary
@@ -252,10 +259,35 @@ def test_the_samples_recap_is_its_one_note_and_the_last_turns_detail_names_it(
 ) -> None:
     v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
     assert v.notes == [
-        f"after turn 7, the recap the CLI showed the user on their return: {SAMPLE_RECAP}"
+        f"after turn 7, the recap the CLI showed the user on their return: {SAMPLE_RECAP}",
+        # then the ledger's (sessions44): the sample's 15 answers, no snapshot
+        "tokens recorded by the session's 15 answers: 60 input, 900 output, 0 cache writes, "
+        "0 cache reads (960 in all)",
     ]
     assert "Fixed the checkout clock test" in v.notes_box.value
     v.select_turn(6)
     assert SAMPLE_RECAP in v.detail_html
     v.select_turn(3)
     assert "Beside the conversation" not in v.detail_html
+
+
+def view_ledger_notes(v: ReplayView) -> list[str]:
+    """The ledger's notes of the view's replay (none without one)."""
+    return ledger_notes(v.replay) if v.replay is not None else []
+
+
+def test_the_sessions_token_totals_and_snapshots_are_state_and_last_notes(tmp_path: Path) -> None:
+    # sessions44: the ledger in traitlets, its lines after the replay's own notes, checked
+    # without a browser
+    path = build_ledger_session(tmp_path)
+    v = ReplayView(path.parent / "memory", path, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.replay is not None and v.error == ""
+    own = v.replay.note_lines()
+    assert v.notes[: len(own)] == own and len(v.notes) == len(own) + 2
+    assert v.notes[-2].startswith("tokens recorded by the session's 4 answers: 15 input")
+    assert v.notes[-1].startswith("file-history snapshots: 4 (1 update), tracking 2 files")
+    assert v.ledger["total_tokens"] == 14_205 and v.ledger["snapshots"] == 4
+    assert "cache reads (14,205 in all)" in v.notes_box.value
+    assert PASTED_API_KEY not in "".join(v.notes)
+    v.transcript = ""
+    assert v.ledger == {} and v.notes == []

@@ -8,7 +8,8 @@ memdir-replay-detail (the picked turn: recall's explanation, the caps, what the 
 user in it, the extractor).
 
 State lives in traitlets: `transcript` and `selector_name` choose what is replayed, `rows`
-and `misses` hold the table, `notes` the replay's notes (plain text, one line each),
+and `misses` hold the table, `notes` the replay's notes (plain text, one line each; the
+session's token totals and file-history snapshots last), `ledger` those counts,
 `selected_turn` the picked turn and `detail_html` its detail.
 The logic is in ui/views/replay.py and reports/replay.py.
 """
@@ -45,8 +46,10 @@ class ReplayView(MemdirView):
     detail_html = traitlets.Unicode("")
     summary = traitlets.Unicode("")
     notes: traitlets.List[str] = traitlets.List(
-        traitlets.Unicode(), help="the replay's notes, one line each (SessionReplay.note_lines)"
+        traitlets.Unicode(),
+        help="the replay's notes, one line each (SessionReplay.note_lines, then the ledger's)",
     )
+    ledger = traitlets.Dict(help="the session's snapshot and token counts (view.ledger_totals)")
     error = traitlets.Unicode("")
 
     def __init__(
@@ -122,6 +125,7 @@ class ReplayView(MemdirView):
             self.replay = None
             with self.hold_trait_notifications():
                 self.rows, self.misses, self.notes, self.summary = [], [], [], NO_SESSION
+                self.ledger = {}
             self._draw()
             return
         try:
@@ -137,7 +141,7 @@ class ReplayView(MemdirView):
             self.replay = None
             self.error = f"{type(exc).__name__}: {exc}"
             with self.hold_trait_notifications():
-                self.rows, self.misses, self.notes = [], [], []
+                self.rows, self.misses, self.notes, self.ledger = [], [], [], {}
                 self.summary = f"Cannot replay: {self.error}"
             self._draw()
             return
@@ -149,7 +153,9 @@ class ReplayView(MemdirView):
             # the notes below them, as a list of their own
             summary = self.replay.summary(notes=False)
             self.summary = "\n".join([*self.replay.problem_lines(), summary])
-            self.notes = self.replay.note_lines()
+            # then the session's ledger: its token totals and file-history snapshots
+            self.notes = self.replay.note_lines() + view.ledger_notes(self.replay)
+            self.ledger = view.ledger_totals(self.replay.session.ledger)
         self._draw()
 
     def select_turn(self, index: int) -> None:
