@@ -189,7 +189,9 @@ def test_the_replay_notebook_says_why_it_replays_the_sample_for_a_dir_outside_a_
     mem = tmp_path / "pottery memory"
     add_memory(mem, "feedback_kiln.md")
     monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    home = tmp_path / "home"
+    home.mkdir()  # a user's HOME exists; a missing one made IPython warn "not a writable location"
+    monkeypatch.setenv("HOME", str(home))
     text = clean_printed_text(run_notebook(NOTEBOOKS / "11_session_replay.ipynb", NOTEBOOKS))
     assert (
         f"{mem} is not a project's memory dir in a Claude home (<home>/projects/<key>/memory), "
