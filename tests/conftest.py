@@ -2230,20 +2230,30 @@ PASTED_API_KEY = "sk-ant-api03-" + "Qm7vT2xLp9Rw4Ks8" * 5 + "Zc3N-Jf6HyAA"
 PASTED_GH_TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3" * 2 + "x9Yq"
 
 
+def _project_of_one_memory(project: Path, memory: tuple[str, str, str], body: str) -> Path:
+    """A Claude home's project folder whose memory dir holds one project memory, memory being
+    (file name, name, description), and an index line for it. Returns the project folder."""
+    file_name, name, description = memory
+    (project / "memory").mkdir(parents=True)
+    (project / "memory" / file_name).write_text(
+        f"---\nname: {name}\ndescription: {description}\ntype: project\n---\n{body}\n",
+        encoding="utf-8",
+    )
+    (project / "memory" / "MEMORY.md").write_text(
+        f"- [{name}]({file_name}) — {description}\n", encoding="utf-8"
+    )
+    return project
+
+
 def build_pasted_key_session(root: Path) -> Path:
     """A Claude home of one session in which the user pasted credentials (attack40b): the first
     prompt holds PASTED_API_KEY (past the table's 60-character cut), the second starts with an
     `export` of PASTED_GH_TOKEN, a warning the CLI showed and the away_summary recap quote
     the key. A memory dir beside it holds one memory about the deploy. Returns the transcript."""
-    project = root / "claude" / "projects" / "-home-ana-deploy"
-    (project / "memory").mkdir(parents=True)
-    (project / "memory" / "deploy_notes.md").write_text(
-        "---\nname: deploy notes\ndescription: how the staging deploy is run\ntype: project\n"
-        "---\nThe staging deploy runs from the release branch.\n",
-        encoding="utf-8",
-    )
-    (project / "memory" / "MEMORY.md").write_text(
-        "- [deploy notes](deploy_notes.md) — how the staging deploy is run\n", encoding="utf-8"
+    project = _project_of_one_memory(
+        root / "claude" / "projects" / "-home-ana-deploy",
+        ("deploy_notes.md", "deploy notes", "how the staging deploy is run"),
+        "The staging deploy runs from the release branch.",
     )
     w = RecordWriter("pasted", "/home/ana/deploy", "2026-11-30T09:00:00.000Z", seed="pasted")
     w.prompt(f"use {PASTED_API_KEY} for the staging deploy")
@@ -2333,15 +2343,10 @@ def build_ledger_session(root: Path) -> Path:
     string for a token count (2 bad fields), an answer with no usage, and a `last-prompt`
     record holding LEDGER_PROMPT; the last typed prompt says something else. A memory dir
     beside it holds one memory. Returns the transcript."""
-    project = root / "claude" / "projects" / "-home-ana-pottery"
-    (project / "memory").mkdir(parents=True)
-    (project / "memory" / "photos.md").write_text(
-        "---\nname: photos\ndescription: where the gallery photos live\ntype: project\n"
-        "---\nThe gallery photos live in site/img.\n",
-        encoding="utf-8",
-    )
-    (project / "memory" / "MEMORY.md").write_text(
-        "- [photos](photos.md) — where the gallery photos live\n", encoding="utf-8"
+    project = _project_of_one_memory(
+        root / "claude" / "projects" / "-home-ana-pottery",
+        ("photos.md", "photos", "where the gallery photos live"),
+        "The gallery photos live in site/img.",
     )
     w = RecordWriter("ledger", "/home/ana/pottery", "2026-12-01T08:00:00.000Z", seed="ledger")
     big = {"input_tokens": 10, "output_tokens": 100, "cache_creation_input_tokens": 2000}

@@ -2282,17 +2282,31 @@ def test_scan_with_a_limit_of_its_own_says_the_rest_are_past_that_limit_not_the_
     assert "5 memories listed." in capsys.readouterr().out
 
 
+def _sessions_row(tmp_path: Path, marker: str) -> tuple[Path, str, str]:
+    """The home built in tmp_path, `sessions`' whole output and the one row naming marker."""
+    home = tmp_path / "claude"
+    out = run_cli("sessions", "--home", str(home))
+    assert out.returncode == 0, out.stderr
+    (row,) = [ln for ln in out.stdout.splitlines() if marker in ln]
+    return home, out.stdout, row
+
+
+def _sessions_json(home: Path) -> list[dict[str, Any]]:
+    """What `sessions --json` lists for home."""
+    out = run_cli("sessions", "--home", str(home), "--json")
+    assert out.returncode == 0, out.stderr
+    listed: list[dict[str, Any]] = json.loads(out.stdout)
+    return listed
+
+
 def test_sessions_shows_a_sessions_last_recap_made_safe_to_print(tmp_path: Path) -> None:
     # real39: newer Claude Code writes an away_summary recap when the user comes back; the
     # listing showed nothing of it. The record types beside it are no turns.
     build_notices_session(tmp_path)
-    home = tmp_path / "claude"
-    out = run_cli("sessions", "--home", str(home))
-    assert out.returncode == 0, out.stderr
-    (row,) = [ln for ln in out.stdout.splitlines() if "notices" in ln]
+    home, shown_out, row = _sessions_row(tmp_path, "notices")
     assert " 2 turns" in row and "(recap: Glaze log parser: fixed the cone-6 column;" in row
-    assert "\x1b" not in out.stdout
-    (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
+    assert "\x1b" not in shown_out
+    (listed,) = _sessions_json(home)
     assert listed["recap"].startswith("Glaze log parser") and listed["turns"] == 2
 
 
@@ -2301,13 +2315,10 @@ def test_sessions_shows_a_sessions_name_and_tag_made_safe_to_print(tmp_path: Pat
     # ai-title; the listing showed the title only. The name's escape and bidi override are
     # shown as escapes, never sent to the terminal.
     build_metadata_session(tmp_path)
-    home = tmp_path / "claude"
-    out = run_cli("sessions", "--home", str(home))
-    assert out.returncode == 0, out.stderr
-    (row,) = [ln for ln in out.stdout.splitlines() if "metadata" in ln]
+    home, shown_out, row = _sessions_row(tmp_path, "metadata")
     assert "Kiln log cone-6 column  (name: kiln-" in row and "(tag: glaze)" in row
-    assert "\x1b" not in out.stdout and "\u202e" not in out.stdout
-    (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
+    assert "\x1b" not in shown_out and "\u202e" not in shown_out
+    (listed,) = _sessions_json(home)
     assert listed["agent_name"] == "kiln-\x1b[31mnight\u202e-batch" and listed["tag"] == "glaze"
 
 
@@ -2316,15 +2327,12 @@ def test_sessions_shows_the_last_prompt_cut_redacted_and_safe_to_print(tmp_path:
     # every control and bidi character an escape, the pasted key redacted, cut to 60
     # characters; --json gives it whole (redacted unless --show-secrets).
     build_ledger_session(tmp_path)
-    home = tmp_path / "claude"
-    out = run_cli("sessions", "--home", str(home))
-    assert out.returncode == 0, out.stderr
-    (row,) = [ln for ln in out.stdout.splitlines() if "ledger" in ln]
+    home, shown_out, row = _sessions_row(tmp_path, "ledger")
     shown = row.split("  (last prompt: ", 1)[1]
     assert shown.startswith("Now shrink the kiln photos \\x1b[2J\\u202eagain and upload them")
     assert shown.endswith(" them with \u2026)")  # cut at 60 characters (before escaping)
-    assert "\x1b" not in out.stdout and "\u202e" not in out.stdout
-    (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
+    assert "\x1b" not in shown_out and "\u202e" not in shown_out
+    (listed,) = _sessions_json(home)
     assert listed["last_prompt"].startswith(LEDGER_PROMPT[:40])
     assert PASTED_API_KEY not in listed["last_prompt"] and listed["last_prompt"].endswith(" please")
     shown_all = run_cli("sessions", "--home", str(home), "--json", "--show-secrets").stdout
