@@ -1487,6 +1487,71 @@ def build_sectioned_over_cap_dir(root: Path) -> Path:
     return root
 
 
+def build_holiday_notes_dir(root: Path) -> Path:
+    """A workshop's closure notes (real44): weekdays that name the day of a full date written
+    on their line ("2026-12-25 (Friday): ...", "Friday, 1 January 2027: ..."), or under a
+    heading that holds the date ("### 24 December 2026" then "Thursday: ..."), none of them a
+    relative date; and two that are: a weekday the date beside it does not fall on, and a
+    "next Friday" beside a date."""
+    _put(
+        root / "project_winter_closures.md",
+        flat_memory(
+            "Winter closures",
+            "when the workshop shuts over the winter holidays",
+            "project",
+            "- 2026-12-25 (Friday): workshop closed, no deliveries\n"
+            "- Friday, 1 January 2027: closed, the alarm stays armed\n\n"
+            "### 24 December 2026\n"
+            "Thursday: half day, kilns off by noon\n\n"
+            "**Why:** the landlord heats the building only on open days.\n\n"
+            "**How to apply:** book no firing across these days.",
+        ),
+    )
+    _put(
+        root / "project_spring_schedule.md",
+        flat_memory(
+            "Spring schedule",
+            "the spring shutdown and the year-end early close",
+            "project",
+            "## 2027-04-02\n\n"
+            "Friday: studio shut for the spring holiday\n\n"
+            "Dec 31, 2026 -- we close early Thursday, at 15:00.\n\n"
+            "**Why:** the glaze order arrives after the break.\n\n"
+            "**How to apply:** plan the spring firing for the week after.",
+        ),
+    )
+    _put(
+        root / "project_stock_count.md",
+        flat_memory(
+            "Stock count",
+            "the year-end count of clay and glaze",
+            "project",
+            "2026-12-28 (Tuesday): count every bag in the store room.\n\n"
+            "**Why:** the accountant needs it before the books close.\n\n"
+            "**How to apply:** two people count, one writes.",
+        ),
+    )
+    _put(
+        root / "project_budget_review.md",
+        flat_memory(
+            "Budget review",
+            "the budget review after the closures",
+            "project",
+            "Budget review next Friday; the closures are listed under 2026-12-25.\n\n"
+            "**Why:** the kiln repair was over budget.\n\n"
+            "**How to apply:** bring the repair invoice.",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Winter closures](project_winter_closures.md) \u2014 winter holiday closures\n"
+        "- [Spring schedule](project_spring_schedule.md) \u2014 spring shutdown, early close\n"
+        "- [Stock count](project_stock_count.md) \u2014 year-end count\n"
+        "- [Budget review](project_budget_review.md) \u2014 after the closures\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1535,6 +1600,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "long-title-unlisted": build_long_title_unlisted_dir,
     "erp-notes": build_erp_notes_dir,
     "sectioned-over-cap": build_sectioned_over_cap_dir,
+    "holiday-notes": build_holiday_notes_dir,
 }
 
 

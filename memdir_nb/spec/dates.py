@@ -20,7 +20,10 @@ A weekday written next to an absolute date ("Thursday 2026-03-05"), a recurring 
 Monday", "Tuesdays", a range "Tuesday to Thursday", a recurring meeting's slot "Monday 10:00
 standup"), a generic one ("on a Friday", "any Friday") and a kind of day ("Monday mornings",
 "bad Friday longs") is not a relative date. A weekday with a clock time alone ("Thursday
-14:00") is one: a one-off reads the same.
+14:00") is one: a one-off reads the same. A bare weekday that is the day a full date falls on,
+the date written on its line or on the line before ("2026-12-25 (Friday): office closed", a
+heading "## 25 December 2026" over "Friday: office closed"), names that date and is no relative
+date; a weekday the date does not fall on still is one (spec.written_dates reads the date).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from memdir_nb.spec.calendar_days import (
 from memdir_nb.spec.text import fence_change, has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
+from memdir_nb.spec.written_dates import full_dates
 
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _CAP_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
@@ -170,6 +174,35 @@ def _weekday_anchored(line: str, start: int, end: int) -> bool:
     return any(not before[m.end() :].strip(" ,()").strip() for m in ABSOLUTE_DATE.finditer(before))
 
 
+def _beside(line: str, start: int, end: int, d_start: int, d_end: int) -> bool:
+    """Whether the span d_start:d_end sits right next to line[start:end], with nothing but
+    spaces, commas and brackets between ("Friday, 25 December 2026", "2026-12-25 (Friday)")."""
+    if d_start >= end:
+        return not line[end:d_start].strip(" ,(")
+    return d_end <= start and not line[d_end:start].strip(" ,()")
+
+
+def _a_dates_weekday(line: str, start: int, end: int, before: str) -> bool:
+    """Whether the bare weekday at line[start:end] names the day of a date written beside it.
+
+    A full date (with its year, spec.written_dates) right beside the weekday decides alone: the
+    weekday is that date's when it is the day the date falls on, and a wrong one is still a
+    relative date. Otherwise the weekday is a date's when a full date anywhere on its line, or on
+    the line before (`before`: a heading "## 2026-12-25" over "Friday: office closed"), falls on
+    it, or when a date without its year sits right beside it ("Thursday Mar 5": no weekday to
+    check, so taken as written, as before real44)."""
+    day = WEEKDAYS.index(line[start:end].lower())
+    on_line = full_dates(line)
+    beside = [d for d in on_line if _beside(line, start, end, d.start, d.end)]
+    if beside:
+        return any(day in d.weekdays for d in beside)
+    if any(day in d.weekdays for d in on_line):
+        return True
+    if before and any(day in d.weekdays for d in full_dates(before)):
+        return True
+    return _weekday_anchored(line, start, end)
+
+
 def _set_apart(line: str, start: int, end: int, quoted: list[tuple[int, int]]) -> bool:
     """Whether the phrase at line[start:end] is quoted (or in inline code: _line_hits passes
     both as quoted), or is "today" used as a possessive."""
@@ -233,8 +266,9 @@ def _a_kind_of_day(line: str, start: int, end: int) -> bool:
     return _THE_BEFORE.search(line, max(0, start - 12), start) is None
 
 
-def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, phrase) of each relative date in one line, in order.
+def _line_hits(line: str, before: str = "") -> Iterator[tuple[int, int, str]]:
+    """(start, end, phrase) of each relative date in one line, in order; `before` is the last
+    line above it that is not blank, which may hold the full date a bare weekday names.
 
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
     _QUOTED) or in inline code (`getDate/Tomorrow` is a name, which the rewrite leaves as
@@ -272,7 +306,7 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
             continue
         if _a_meetings_slot(line, m.start(), m.end()) or _a_kind_of_day(line, m.start(), m.end()):
             continue
-        if _weekday_anchored(line, m.start(), m.end()) or _set_apart(
+        if _a_dates_weekday(line, m.start(), m.end(), before) or _set_apart(
             line, m.start(), m.end(), quoted
         ):
             continue
@@ -344,13 +378,18 @@ def _phrase_near_needle(norm: str) -> bool:
     return False
 
 
-def find_relative_dates(text: str) -> list[RelativeDate]:
-    """Every relative date in text that has no absolute date beside it, in reading order."""
-    return [
-        RelativeDate(i, s, e, phrase)
-        for i, line in enumerate(text.split("\n"))
-        for s, e, phrase in _line_hits(line)
-    ]
+def find_relative_dates(text: str, before: str = "") -> list[RelativeDate]:
+    """Every relative date in text that has no absolute date beside it, in reading order.
+
+    Each line is read with the last line above it that is not blank (a bare weekday may name
+    the day of a full date written there); `before` is that line for text's first line, when
+    text is one line of a longer text (lint reads a memory line by line)."""
+    hits: list[RelativeDate] = []
+    for i, line in enumerate(text.split("\n")):
+        hits.extend(RelativeDate(i, s, e, phrase) for s, e, phrase in _line_hits(line, before))
+        if line.strip():
+            before = line
+    return hits
 
 
 def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None:

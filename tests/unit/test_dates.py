@@ -600,3 +600,50 @@ def test_a_phrase_whose_date_falls_off_the_calendar_names_no_date_and_never_rais
     converted, changes = convert_relative_dates(text, today)
     assert len(changes) <= len(_EVERY_KIND_OF_PHRASE)
     assert "next year" in converted or today.year < 9999  # left as written when off the calendar
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-12-25 (Friday): office closed",
+        "Friday, 25 December 2026: office closed",
+        "Office closed on December 25th, 2026 (Friday).",
+        "Dec 31, 2026 -- we close early Thursday, at 15:00.",  # anywhere on the date's line
+        "12/25/2026 (Friday) and 25/12/2026 (Friday)",  # a slash date read either way
+        "2026/12/25 Friday, 2026.12.24 Thursday",
+        "## 2026-12-25\nFriday: office closed",  # under a heading that holds the date
+        "### 25 December 2026\n\nFriday: office closed",  # a blank line between
+        "- 2027-01-01 reopening\n  Friday: the alarm code changes",
+    ],
+)
+def test_a_weekday_naming_the_day_of_a_full_date_on_its_line_or_the_line_before_is_no_relative_date(
+    text: str,
+) -> None:
+    # real44: holiday and schedule notes name a full date's weekday beside it or under it;
+    # "Friday: office closed" under "## 2026-12-25" was reported as a relative date
+    assert find_relative_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("2026-12-25 (Thursday): office closed", "Thursday"),  # 2026-12-25 is a Friday
+        ("Thursday, 25 December 2026", "Thursday"),
+        ("## 2026-12-25\nMonday: office closed", "Monday"),
+        ("Closed 2026-12-25 (Friday), reopens Monday.", "Monday"),
+        ("Review next Friday; closures are under 2026-12-25.", "next Friday"),
+        ("## 2026-12-25\nlast Friday we shipped", "last Friday"),
+        ("## 2026-12-25\nSome text.\nFriday: deploy", "Friday"),  # two lines below the date
+    ],
+)
+def test_a_weekday_the_full_date_does_not_fall_on_or_a_modified_one_stays_a_relative_date(
+    text: str, phrase: str
+) -> None:
+    assert [h.phrase for h in find_relative_dates(text)] == [phrase]
+
+
+def test_the_line_before_is_given_when_one_line_of_a_longer_text_is_read() -> None:
+    # lint reads a memory line by line and passes the last line above that is not blank
+    assert [h.phrase for h in find_relative_dates("Friday: office closed")] == ["Friday"]
+    assert find_relative_dates("Friday: office closed", "### 2026-12-25 holidays") == []
+    assert [h.phrase for h in find_relative_dates("Friday: closed", "### 2026-12-24")] == ["Friday"]
