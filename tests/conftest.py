@@ -1552,6 +1552,61 @@ def build_holiday_notes_dir(root: Path) -> Path:
     return root
 
 
+CITED_INDEX_LINES = (
+    "- [Deploy window](project_deploy.md) \u2014 deploys run Tuesday to Thursday only, never "
+    "on a Monday after a long weekend nor on a Friday afternoon, since weekend on-call is thin "
+    "(source: https://wiki.example.org/ops/deploy-window)",
+    "- [Clay supplier](reference_clay.md) \u2014 the co-op on the east side sells clay in "
+    "25 lb bags and delivers on Tuesdays when the order is in by the Friday before, else a "
+    "week later [source: supplier email of 2026-03-02]",
+    "- [Glaze firing](feedback_glaze.md) \u2014 cone 6 for every glaze [^1]",
+    "- [Reply tone](feedback_tone.md) \u2014 keep replies short ([style guide]"
+    "(https://example.org/style))",
+    "- [Kiln wiring](project_kiln.md) \u2014 needs a 40 A breaker (see the electrician's "
+    "notes in kiln-incident.md)",
+    "- [Old kiln](project_old_kiln.md) \u2014 sold in 2025 (source: the sale receipt)",
+)
+# A cited line whose memory was moved into a folder: tools point it there, the rest as written.
+MOVED_CITED_LINE = "- [Cone chart](reference_cone_chart.md) \u2014 which cone for which clay (ref: the kiln manual)"
+
+
+def build_cited_notes_dir(root: Path) -> Path:
+    """A studio's hand-kept index whose lines cite their sources after the hook (real44): a
+    bracketed source with an address, a `[source: ...]`, a footnote marker with its note at the
+    foot, a link to a style guide, a "(see ...)"; two cited lines run past 200 characters, one
+    points at a memory since deleted, and one (MOVED_CITED_LINE) at a memory moved into
+    `charts/`. Beside them an uncited line past 200 characters, and a memory the index does not
+    list. The cited lines kept as written are CITED_INDEX_LINES."""
+    for rel, title, hook, type_ in (
+        ("project_deploy.md", "Deploy window", "deploys run Tuesday to Thursday", "project"),
+        ("reference_clay.md", "Clay supplier", "the co-op sells clay in 25 lb bags", "reference"),
+        ("feedback_glaze.md", "Glaze firing", "fire every glaze to cone 6", "feedback"),
+        ("feedback_tone.md", "Reply tone", "keep replies short", "feedback"),
+        ("project_kiln.md", "Kiln wiring", "the kiln needs a 40 A breaker", "project"),
+        ("project_studio_hours.md", "Studio hours", "the studio opens at nine", "project"),
+        ("user_potter.md", "Potter", "throws on a wheel", "user"),
+        ("charts/reference_cone_chart.md", "Cone chart", "which cone for which clay", "reference"),
+    ):
+        body = f"{hook}.\n\n**Why:** it cost us once.\n\n**How to apply:** every time."
+        _put(root / rel, flat_memory(title, hook, type_, body))
+    uncited = (
+        "- [Studio hours](project_studio_hours.md) \u2014 the studio opens at nine on weekdays "
+        "and at ten on Saturdays, closes at six except on firing days when someone stays until "
+        "the kiln is below 500 degrees and the log is signed"
+    )
+    lines = [
+        "# Studio memory",
+        "",
+        *CITED_INDEX_LINES,
+        MOVED_CITED_LINE,
+        uncited,
+        "",
+        "[^1]: the March glaze test",
+    ]
+    _put(root / "MEMORY.md", "\n".join(lines) + "\n")
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1601,6 +1656,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "erp-notes": build_erp_notes_dir,
     "sectioned-over-cap": build_sectioned_over_cap_dir,
     "holiday-notes": build_holiday_notes_dir,
+    "cited-notes": build_cited_notes_dir,
 }
 
 
