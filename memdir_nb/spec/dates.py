@@ -53,6 +53,7 @@ from memdir_nb.spec.calendar_days import (
 from memdir_nb.spec.calendar_days import (
     utc_date as utc_date,
 )
+from memdir_nb.spec.counted_spans import counted_not_dated
 from memdir_nb.spec.text import fence_change, has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
@@ -143,15 +144,6 @@ _POSSESSIVE = ("'s", "\u2019s")  # "today's teams" is the present, not a day
 # leaves them as written (real35: it gave "covering the the week of 2026-04-27 of changes").
 _MODIFIERS = frozenset({"this", "next", "last", "coming", "past"})
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)  # searched in the 12 characters before
-# After a tally, "in N days" is the span the tally covers, not a day: "Only 10 signals in 56
-# days", "+29.3% in 9 days", "68 events in 12 months", "+$450 in 3 days" (real41: a trading
-# project's backtests; the dream rewrote "10 signals in 56 days" to "10 signals 2027-01-28").
-# A tally is a number standing alone (not the end of a name, `v2`) followed by a percent sign
-# or by a plural noun (one word may come between: "12 new trades"), or an amount of money.
-_TALLY_BEFORE = re.compile(
-    r"(?<![\w.])[+\-\u2212]?(?:[$\u20ac\u00a3]\d[\d,]*(?:\.\d+)?[kKmM]?"
-    r"|\d[\d,]*(?:\.\d+)?(?:\s*%|\s+(?:[A-Za-z-]+\s+)?[A-Za-z-]*[a-z]s))\s+\Z"
-)
 
 
 @dataclass(frozen=True)
@@ -243,13 +235,6 @@ def _in_a_compound(line: str, start: int, end: int) -> bool:
     return _COMPARED_AFTER.match(line, end) is not None
 
 
-def _a_tallys_span(line: str, m: re.Match[str]) -> bool:
-    """Whether m is "in N days" right after a tally ("10 signals in 56 days"): the span the
-    tally covers, no day (see _TALLY_BEFORE)."""
-    start = m.start()
-    return m.start("in_n") != -1 and bool(_TALLY_BEFORE.search(line, max(0, start - 40), start))
-
-
 def _a_meetings_slot(line: str, start: int, end: int) -> bool:
     """Whether the weekday at line[start:end] is a recurring meeting's slot: the meeting named
     right after it (a clock time between) or right before it (see _RECURRING_EVENT)."""
@@ -288,7 +273,7 @@ def _line_hits(line: str, before: str = "") -> Iterator[tuple[int, int, str]]:
             continue
         if _set_apart(line, m.start(), m.end(), quoted) or _in_a_title(line, m.start()):
             continue
-        if _in_a_compound(line, m.start(), m.end()) or _a_tallys_span(line, m):
+        if _in_a_compound(line, m.start(), m.end()) or counted_not_dated(line, m):
             continue
         spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     # a range opened by a relative phrase ("next Tuesday to Thursday") is one week's days

@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 
+from memdir_nb.spec.counted_spans import a_numbered_period
 from memdir_nb.spec.dates import (
     convert_relative_dates,
     find_relative_dates,
@@ -398,6 +399,8 @@ def _reference_hits(line: str) -> list[tuple[int, int, str]]:
             continue
         if dates._in_a_compound(line, m.start(), m.end()):  # joined by a hyphen (real35)
             continue
+        if a_numbered_period(line, m):  # "end of week 20" (real44)
+            continue
         spans.append((m.start(), m.end(), m.group(0)))
     return spans
 
@@ -647,3 +650,19 @@ def test_the_line_before_is_given_when_one_line_of_a_longer_text_is_read() -> No
     assert [h.phrase for h in find_relative_dates("Friday: office closed")] == ["Friday"]
     assert find_relative_dates("Friday: office closed", "### 2026-12-25 holidays") == []
     assert [h.phrase for h in find_relative_dates("Friday: closed", "### 2026-12-24")] == ["Friday"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Goal: 10 paying customers by end of week 20.",
+        "Review the pilot at the end of month 3, then decide.",
+        "Stage 2 closes at end of the quarter 2 milestone",
+    ],
+)
+def test_end_of_a_numbered_week_or_month_is_a_plans_period_and_no_relative_date(text: str) -> None:
+    # real44: a startup's staged plan ("Stage 5 (weeks 15-20) ... ~$1k MRR by end of week 20")
+    # was reported as 'end of week', and the dream would have written the memory's own Friday
+    assert find_relative_dates(text) == []
+    assert convert_relative_dates(text, WEDNESDAY) == (text, [])
+    assert [h.phrase for h in find_relative_dates("Ship by end of week.")] == ["end of week"]
