@@ -2,8 +2,9 @@
 
 People who keep an index by hand cite after the hook (real44): a source in brackets, "(source:
 the ops wiki)", "[source: supplier email of 2026-03-02]", "(ref: RFC 9110)", "(see kiln-log.md)",
-"(according to the landlord)"; a label, "Source: the 2025 audit"; a link, "([style guide](https://...))"
-or a bare address; a footnote marker, "[^1]", whose text sits at the index's foot; or a
+"(according to the landlord)"; a label, "Source: the 2025 audit", or one naming where the
+detail is written, "Full doc: `~/plans/kiln.md`"; a link, "([style guide](https://...))" or a
+bare address; a footnote marker, "[^1]", whose text sits at the index's foot; or a
 numbered reference at the line's end, "[3]". A tool that rewrites such a line (the dream's
 shortened hook, a fit's 80-character hook) cuts the citation first, since it comes last; and a
 tool that drops the line loses it. So a cited entry line is kept byte for byte by the dream and
@@ -26,6 +27,8 @@ _CITATION = re.compile(
     rf"[(\[]\s*{_CITING_WORD}\b[^()\[\]\n]*[)\]]"
     # Source: ..., Ref: ... (a label with a colon, after the hook's text)
     r"|(?:^|[\s.;,\u2014\u2013-])(?:sources?|src|refs?|references?|citations?)\s*:\s*\S"
+    # Full doc: `path`, Approved plan: `path` (a label and where the detail is written)
+    r"|\b(?:full\s+docs?|docs?|details?|spec|(?:approved\s+)?plan|write-?up|handoff)\s*:\s*[`\[<]"
     r"|\[\^[^\]\s]+\]"  # a footnote marker: [^1], [^glaze-test]
     r"|\bhttps?://\S"  # a source's address, bare or as a link's target
     r"|\]\([^()\s]+\)"  # a markdown link in the hook: to a page or another file

@@ -23,6 +23,9 @@ from memdir_nb.formats.index_citations import cites
         "retry budget is three tries (cf. the incident review)",
         "the three rules of glazing [3]",
         "details in [the kiln log](kiln_log.md)",
+        # real44: a research index names where each memory's full write-up is
+        "the validated purpose; Full doc: `~/plans/kiln-north-star.md`",
+        "design first. Approved plan: `~/plans/glaze-rework.md`",
     ],
 )
 def test_a_hook_that_names_where_its_fact_comes_from_cites(hook: str) -> None:
@@ -39,6 +42,7 @@ def test_a_hook_that_names_where_its_fact_comes_from_cites(hook: str) -> None:
         "a [draft] of the price list",
         "ratio 3:1 of clay to grog",
         "the v2 [beta] release",
+        "plan: fire on Tuesday, details: ask the studio",
         "",
     ],
 )
