@@ -1607,6 +1607,66 @@ def build_cited_notes_dir(root: Path) -> Path:
     return root
 
 
+def build_webapp_notes_dir(root: Path) -> Path:
+    """A web shop's memories (real44): a staged plan counted in numbered weeks ("ten paying
+    shops by end of week 20"), a deploy checklist naming each key by its prefix and x's
+    (`whsec_xxxxx`), a note on how the framework behaves ("`router.back()` in Next.js"), and
+    an index line that says where the full write-up is ("Full doc: `~/plans/...`") past 200
+    characters. None of it is a date, a secret or a code location, and the line's path stays."""
+    _put(
+        root / "project_launch_plan.md",
+        flat_memory(
+            "Launch plan",
+            "the staged plan to the first paying shops",
+            "project",
+            "1. **Stage 1 (weeks 1-4): checkout.** Cards and invoices.\n"
+            "2. **Stage 2 (weeks 5-20): first shops.** Goal: ten paying shops by end of week 20.\n\n"
+            "**Why:** the grant review reads the stage goals.\n\n"
+            "**How to apply:** measure each stage against its week.",
+        ),
+    )
+    _put(
+        root / "project_deploy_checklist.md",
+        flat_memory(
+            "Deploy checklist",
+            "the variables a new server needs",
+            "project",
+            "- PAYMENTS_WEBHOOK_SECRET=whsec_xxxxx (the real one is in the payment dashboard)\n"
+            "- MAIL_API_KEY=re_xxxxxxxxxxxx\n\n"
+            "**Why:** a missing variable failed the first deploy.\n\n"
+            "**How to apply:** copy the list before each new server.",
+        ),
+    )
+    _put(
+        root / "reference_router_quirks.md",
+        flat_memory(
+            "Router quirks",
+            "how the framework's router behaves",
+            "reference",
+            "- `router.push(-1)` does not go back; use `router.back()` (in Next.js App Router,"
+            ' push(-1) opens the literal URL "-1")\n'
+            "- `useSearchParams()` in Next.js returns the params object, not an array.",
+        ),
+    )
+    plan_line = (
+        "- [Launch plan](project_launch_plan.md) \u2014 the staged plan to the first paying "
+        "shops, checkout first and the grant review's stage goals after it, every stage "
+        "measured against its week; Full doc: `~/plans/launch-stages-and-grant-goals.md`"
+    )
+    _put(
+        root / "MEMORY.md",
+        "\n".join(
+            [
+                plan_line,
+                "- [Deploy checklist](project_deploy_checklist.md) \u2014 variables per server",
+                "- [Router quirks](reference_router_quirks.md) \u2014 how the router behaves",
+            ]
+        )
+        + "\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1657,6 +1717,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "sectioned-over-cap": build_sectioned_over_cap_dir,
     "holiday-notes": build_holiday_notes_dir,
     "cited-notes": build_cited_notes_dir,
+    "webapp-notes": build_webapp_notes_dir,
 }
 
 

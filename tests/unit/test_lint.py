@@ -2263,3 +2263,16 @@ def test_weekdays_naming_a_full_dates_day_are_no_relative_dates_and_a_wrong_one_
     dates = sorted((f.path, f.message) for f in found if f.rule == "relative-date")
     assert [path for path, _ in dates] == ["project_budget_review.md", "project_stock_count.md"]
     assert "'next Friday'" in dates[0][1] and "'Tuesday'" in dates[1][1]
+
+
+def test_a_numbered_week_a_keys_placeholder_and_a_frameworks_call_are_no_findings(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real44: a staged plan's "by end of week 20" was a relative date, an `.env` example's
+    `whsec_xxxxx` a secret, and "`router.back()` in Next.js" a code location; and the dream
+    cut an index line's "Full doc: `~/plans/...`" to "Full doc…"."""
+    root = real_dir("webapp-notes")
+    found = lint_memory_dir(root)
+    rules = ("relative-date", "secret", "derivable-code-symbol")
+    assert [(f.rule, f.path) for f in found if f.rule in rules] == []
+    assert [a.kind for a in plan_consolidation(root).actions] == []
