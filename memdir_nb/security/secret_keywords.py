@@ -52,10 +52,10 @@ _RENAMED = re.compile(r"[A-Za-z][A-Za-z_.]*\s*(?:\u2192|->|=>|\u21d2)\s*[A-Za-z]
 # under the sender's account", real42: an ERP's mail settings), not by the secret itself.
 _LENGTH_OF = re.compile(r"\d{1,3}-?(?:chars?|characters?|digits?|letters?|words?|bytes?)", re.I)
 # A value that is a key's issued prefix and then a run of x's or stars (`whsec_xxxxx`,
-# `sk_test_XXXXXXXX`, `re_********`): how an `.env` example shows which key goes there, not a
-# key (real44: "RAZORPAY_WEBHOOK_SECRET=whsec_xxxxx" in a deploy checklist). No issued key has
-# only one mark after its prefix.
-_MASKED_AFTER_PREFIX = re.compile(r"(?:[A-Za-z0-9]{1,12}[_-]){1,3}(?:[xX]{3,}|\*{3,})")
+# `sk_test_XXXXXXXX`, `SG.xxxxx`, `re_********`): how an `.env` example shows which key goes
+# there, not a key (real44: "RAZORPAY_WEBHOOK_SECRET=whsec_xxxxx" in a deploy checklist). No
+# issued key has only one mark after its prefix.
+_MASKED_AFTER_PREFIX = re.compile(r"(?:[A-Za-z0-9]{1,12}[_.-]){1,3}(?:[xX]{3,}|\*{3,})")
 
 Span = tuple[str, int, int]  # (kind, start, end) on the line
 

@@ -171,6 +171,7 @@ def test_a_password_holding_a_length_word_with_more_to_it_is_still_a_value() -> 
         'api_key: "re_xxxxxxxxxxxx"',
         "- client_secret: sk_test_XXXXXXXX (from the dashboard)",
         "SESSION_SECRET=app-prod-********",
+        "RESEND_API_KEY=re_xxxxx  # OR SENDGRID_API_KEY=SG.xxxxx",
     ],
 )
 def test_a_keys_prefix_followed_by_a_run_of_marks_is_no_value(line: str) -> None:
