@@ -1489,10 +1489,10 @@ def build_sectioned_over_cap_dir(root: Path) -> Path:
 
 def build_holiday_notes_dir(root: Path) -> Path:
     """A workshop's closure notes (real44): weekdays that name the day of a full date written
-    on their line ("2026-12-25 (Friday): ...", "Friday, 1 January 2027: ..."), or under a
-    heading that holds the date ("### 24 December 2026" then "Thursday: ..."), none of them a
-    relative date; and two that are: a weekday the date beside it does not fall on, and a
-    "next Friday" beside a date."""
+    beside them ("2026-12-25 (Friday): ...", "Friday, 1 January 2027: ..."), or that label a
+    line under a heading holding the date ("### 24 December 2026" then "Thursday: ..."), none
+    of them a relative date; and two that are: a weekday the date beside it does not fall on,
+    and a "next Friday" beside a date."""
     _put(
         root / "project_winter_closures.md",
         flat_memory(
@@ -1515,7 +1515,7 @@ def build_holiday_notes_dir(root: Path) -> Path:
             "project",
             "## 2027-04-02\n\n"
             "Friday: studio shut for the spring holiday\n\n"
-            "Dec 31, 2026 -- we close early Thursday, at 15:00.\n\n"
+            "- Thursday, Dec 31, 2026: we close early, at 15:00\n\n"
             "**Why:** the glaze order arrives after the break.\n\n"
             "**How to apply:** plan the spring firing for the week after.",
         ),

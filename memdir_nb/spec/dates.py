@@ -21,7 +21,7 @@ Monday", "Tuesdays", a range "Tuesday to Thursday", a recurring meeting's slot "
 standup"), a generic one ("on a Friday", "any Friday") and a kind of day ("Monday mornings",
 "bad Friday longs") is not a relative date. A weekday with a clock time alone ("Thursday
 14:00") is one: a one-off reads the same. A bare weekday that is the day a full date falls on,
-the date written on its line or on the line before ("2026-12-25 (Friday): office closed", a
+written beside it ("2026-12-25 (Friday): office closed") or labelling a line under it (a
 heading "## 25 December 2026" over "Friday: office closed"), names that date and is no relative
 date; a weekday the date does not fall on still is one (spec.written_dates reads the date).
 """
@@ -174,24 +174,31 @@ def _beside(line: str, start: int, end: int, d_start: int, d_end: int) -> bool:
     return d_end <= start and not line[d_end:start].strip(" ,()")
 
 
+# A weekday that labels its line: it opens the line (after blanks, a list mark, heading marks
+# or emphasis) and a colon, a dash or a comma follows it ("Friday: office closed").
+_LABEL_LEAD = re.compile(r"[\s>#*_+\-\u2022]*\Z")
+_LABEL_AFTER = re.compile(r"[*_]*\s*[:,\u2014\u2013-]")
+
+
 def _a_dates_weekday(line: str, start: int, end: int, before: str) -> bool:
-    """Whether the bare weekday at line[start:end] names the day of a date written beside it.
+    """Whether the bare weekday at line[start:end] names the day of a full date written with it.
 
     A full date (with its year, spec.written_dates) right beside the weekday decides alone: the
-    weekday is that date's when it is the day the date falls on, and a wrong one is still a
-    relative date. Otherwise the weekday is a date's when a full date anywhere on its line, or on
-    the line before (`before`: a heading "## 2026-12-25" over "Friday: office closed"), falls on
-    it, or when a date without its year sits right beside it ("Thursday Mar 5": no weekday to
-    check, so taken as written, as before real44)."""
+    weekday is that date's when it is the day the date falls on ("2026-12-25 (Friday)"), and a
+    wrong one is still a relative date. A weekday that labels its line ("Friday: office closed")
+    is the date's when a full date on its line, or on `before`, the line above (a heading "##
+    2026-12-25"), falls on it. A weekday elsewhere in a line is no date's ("Standup 2026-06-05:
+    demo moved to Friday" may be the next Friday). Otherwise a date without its year right
+    beside it ("Thursday Mar 5": no weekday to check) is taken as written, as before real44."""
     day = WEEKDAYS.index(line[start:end].lower())
     on_line = full_dates(line)
     beside = [d for d in on_line if _beside(line, start, end, d.start, d.end)]
     if beside:
         return any(day in d.weekdays for d in beside)
-    if any(day in d.weekdays for d in on_line):
-        return True
-    if before and any(day in d.weekdays for d in full_dates(before)):
-        return True
+    if _LABEL_LEAD.match(line, 0, start) and _LABEL_AFTER.match(line, end):
+        dated = on_line + (full_dates(before) if before else [])
+        if any(day in d.weekdays for d in dated):
+            return True
     return _weekday_anchored(line, start, end)
 
 
