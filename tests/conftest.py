@@ -1610,7 +1610,8 @@ def build_cited_notes_dir(root: Path) -> Path:
 def build_webapp_notes_dir(root: Path) -> Path:
     """A web shop's memories (real44): a staged plan counted in numbered weeks ("ten paying
     shops by end of week 20"), a deploy checklist naming each key by its prefix and x's
-    (`whsec_xxxxx`), a note on how the framework behaves ("`router.back()` in Next.js"), and
+    (`whsec_xxxxx`) and the hosting project by its id (`prj_...`), a note on how the
+    framework behaves ("`router.back()` in Next.js"), and
     an index line that says where the full write-up is ("Full doc: `~/plans/...`") past 200
     characters. None of it is a date, a secret or a code location, and the line's path stays."""
     _put(
@@ -1632,7 +1633,8 @@ def build_webapp_notes_dir(root: Path) -> Path:
             "the variables a new server needs",
             "project",
             "- PAYMENTS_WEBHOOK_SECRET=whsec_xxxxx (the real one is in the payment dashboard)\n"
-            "- MAIL_API_KEY=re_xxxxxxxxxxxx\n\n"
+            "- MAIL_API_KEY=re_xxxxxxxxxxxx\n"
+            "- `HOSTING_PROJECT_ID` on the worker set to `prj_Q7wEr9TyU1iOp3AsD5fGh7Jk2Lz`\n\n"
             "**Why:** a missing variable failed the first deploy.\n\n"
             "**How to apply:** copy the list before each new server.",
         ),

@@ -1685,6 +1685,8 @@ _MASK_PIECES = [
     "~/.ssh/id_ed25519",
     "/etc/app/",
     "ses_" + "a1B2c3D4e5F6g7H8",
+    "prj_" + "Q7wEr9TyU1iOp3AsD5fGh7Jk",
+    "team_" + "Z2xC4vB6nM8qW0eR2tY4uI6o",
     "public key is ",
     "AAAAC3NzaC1lZDI1NTE5AAAAIG",
     "channel C024BE91L",
@@ -2269,7 +2271,8 @@ def test_a_numbered_week_a_keys_placeholder_and_a_frameworks_call_are_no_finding
     real_dir: Callable[[str], Path],
 ) -> None:
     """real44: a staged plan's "by end of week 20" was a relative date, an `.env` example's
-    `whsec_xxxxx` a secret, and "`router.back()` in Next.js" a code location; and the dream
+    `whsec_xxxxx` and a hosting project's id (`prj_...`) secrets, and "`router.back()` in
+    Next.js" a code location; and the dream
     cut an index line's "Full doc: `~/plans/...`" to "Full doc…"."""
     root = real_dir("webapp-notes")
     found = lint_memory_dir(root)
