@@ -1487,6 +1487,188 @@ def build_sectioned_over_cap_dir(root: Path) -> Path:
     return root
 
 
+def build_holiday_notes_dir(root: Path) -> Path:
+    """A workshop's closure notes (real44): weekdays that name the day of a full date written
+    beside them ("2026-12-25 (Friday): ...", "Friday, 1 January 2027: ..."), or that label a
+    line under a heading holding the date ("### 24 December 2026" then "Thursday: ..."), none
+    of them a relative date; and two that are: a weekday the date beside it does not fall on,
+    and a "next Friday" beside a date."""
+    _put(
+        root / "project_winter_closures.md",
+        flat_memory(
+            "Winter closures",
+            "when the workshop shuts over the winter holidays",
+            "project",
+            "- 2026-12-25 (Friday): workshop closed, no deliveries\n"
+            "- Friday, 1 January 2027: closed, the alarm stays armed\n\n"
+            "### 24 December 2026\n"
+            "Thursday: half day, kilns off by noon\n\n"
+            "**Why:** the landlord heats the building only on open days.\n\n"
+            "**How to apply:** book no firing across these days.",
+        ),
+    )
+    _put(
+        root / "project_spring_schedule.md",
+        flat_memory(
+            "Spring schedule",
+            "the spring shutdown and the year-end early close",
+            "project",
+            "## 2027-04-02\n\n"
+            "Friday: studio shut for the spring holiday\n\n"
+            "- Thursday, Dec 31, 2026: we close early, at 15:00\n\n"
+            "**Why:** the glaze order arrives after the break.\n\n"
+            "**How to apply:** plan the spring firing for the week after.",
+        ),
+    )
+    _put(
+        root / "project_stock_count.md",
+        flat_memory(
+            "Stock count",
+            "the year-end count of clay and glaze",
+            "project",
+            "2026-12-28 (Tuesday): count every bag in the store room.\n\n"
+            "**Why:** the accountant needs it before the books close.\n\n"
+            "**How to apply:** two people count, one writes.",
+        ),
+    )
+    _put(
+        root / "project_budget_review.md",
+        flat_memory(
+            "Budget review",
+            "the budget review after the closures",
+            "project",
+            "Budget review next Friday; the closures are listed under 2026-12-25.\n\n"
+            "**Why:** the kiln repair was over budget.\n\n"
+            "**How to apply:** bring the repair invoice.",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Winter closures](project_winter_closures.md) \u2014 winter holiday closures\n"
+        "- [Spring schedule](project_spring_schedule.md) \u2014 spring shutdown, early close\n"
+        "- [Stock count](project_stock_count.md) \u2014 year-end count\n"
+        "- [Budget review](project_budget_review.md) \u2014 after the closures\n",
+    )
+    return root
+
+
+CITED_INDEX_LINES = (
+    "- [Deploy window](project_deploy.md) \u2014 deploys run Tuesday to Thursday only, never "
+    "on a Monday after a long weekend nor on a Friday afternoon, since weekend on-call is thin "
+    "(source: https://wiki.example.org/ops/deploy-window)",
+    "- [Clay supplier](reference_clay.md) \u2014 the co-op on the east side sells clay in "
+    "25 lb bags and delivers on Tuesdays when the order is in by the Friday before, else a "
+    "week later [source: supplier email of 2026-03-02]",
+    "- [Glaze firing](feedback_glaze.md) \u2014 cone 6 for every glaze [^1]",
+    "- [Reply tone](feedback_tone.md) \u2014 keep replies short ([style guide]"
+    "(https://example.org/style))",
+    "- [Kiln wiring](project_kiln.md) \u2014 needs a 40 A breaker (see the electrician's "
+    "notes in kiln-incident.md)",
+    "- [Old kiln](project_old_kiln.md) \u2014 sold in 2025 (source: the sale receipt)",
+)
+# A cited line whose memory was moved into a folder: tools point it there, the rest as written.
+MOVED_CITED_LINE = "- [Cone chart](reference_cone_chart.md) \u2014 which cone for which clay (ref: the kiln manual)"
+
+
+def build_cited_notes_dir(root: Path) -> Path:
+    """A studio's hand-kept index whose lines cite their sources after the hook (real44): a
+    bracketed source with an address, a `[source: ...]`, a footnote marker with its note at the
+    foot, a link to a style guide, a "(see ...)"; two cited lines run past 200 characters, one
+    points at a memory since deleted, and one (MOVED_CITED_LINE) at a memory moved into
+    `charts/`. Beside them an uncited line past 200 characters, and a memory the index does not
+    list. The cited lines kept as written are CITED_INDEX_LINES."""
+    for rel, title, hook, type_ in (
+        ("project_deploy.md", "Deploy window", "deploys run Tuesday to Thursday", "project"),
+        ("reference_clay.md", "Clay supplier", "the co-op sells clay in 25 lb bags", "reference"),
+        ("feedback_glaze.md", "Glaze firing", "fire every glaze to cone 6", "feedback"),
+        ("feedback_tone.md", "Reply tone", "keep replies short", "feedback"),
+        ("project_kiln.md", "Kiln wiring", "the kiln needs a 40 A breaker", "project"),
+        ("project_studio_hours.md", "Studio hours", "the studio opens at nine", "project"),
+        ("user_potter.md", "Potter", "throws on a wheel", "user"),
+        ("charts/reference_cone_chart.md", "Cone chart", "which cone for which clay", "reference"),
+    ):
+        body = f"{hook}.\n\n**Why:** it cost us once.\n\n**How to apply:** every time."
+        _put(root / rel, flat_memory(title, hook, type_, body))
+    uncited = (
+        "- [Studio hours](project_studio_hours.md) \u2014 the studio opens at nine on weekdays "
+        "and at ten on Saturdays, closes at six except on firing days when someone stays until "
+        "the kiln is below 500 degrees and the log is signed"
+    )
+    lines = [
+        "# Studio memory",
+        "",
+        *CITED_INDEX_LINES,
+        MOVED_CITED_LINE,
+        uncited,
+        "",
+        "[^1]: the March glaze test",
+    ]
+    _put(root / "MEMORY.md", "\n".join(lines) + "\n")
+    return root
+
+
+def build_webapp_notes_dir(root: Path) -> Path:
+    """A web shop's memories (real44): a staged plan counted in numbered weeks ("ten paying
+    shops by end of week 20"), a deploy checklist naming each key by its prefix and x's
+    (`whsec_xxxxx`) and the hosting project by its id (`prj_...`), a note on how the
+    framework behaves ("`router.back()` in Next.js"), and
+    an index line that says where the full write-up is ("Full doc: `~/plans/...`") past 200
+    characters. None of it is a date, a secret or a code location, and the line's path stays."""
+    _put(
+        root / "project_launch_plan.md",
+        flat_memory(
+            "Launch plan",
+            "the staged plan to the first paying shops",
+            "project",
+            "1. **Stage 1 (weeks 1-4): checkout.** Cards and invoices.\n"
+            "2. **Stage 2 (weeks 5-20): first shops.** Goal: ten paying shops by end of week 20.\n\n"
+            "**Why:** the grant review reads the stage goals.\n\n"
+            "**How to apply:** measure each stage against its week.",
+        ),
+    )
+    _put(
+        root / "project_deploy_checklist.md",
+        flat_memory(
+            "Deploy checklist",
+            "the variables a new server needs",
+            "project",
+            "- PAYMENTS_WEBHOOK_SECRET=whsec_xxxxx (the real one is in the payment dashboard)\n"
+            "- MAIL_API_KEY=re_xxxxxxxxxxxx\n"
+            "- `HOSTING_PROJECT_ID` on the worker set to `prj_Q7wEr9TyU1iOp3AsD5fGh7Jk2Lz`\n\n"
+            "**Why:** a missing variable failed the first deploy.\n\n"
+            "**How to apply:** copy the list before each new server.",
+        ),
+    )
+    _put(
+        root / "reference_router_quirks.md",
+        flat_memory(
+            "Router quirks",
+            "how the framework's router behaves",
+            "reference",
+            "- `router.push(-1)` does not go back; use `router.back()` (in Next.js App Router,"
+            ' push(-1) opens the literal URL "-1")\n'
+            "- `useSearchParams()` in Next.js returns the params object, not an array.",
+        ),
+    )
+    plan_line = (
+        "- [Launch plan](project_launch_plan.md) \u2014 the staged plan to the first paying "
+        "shops, checkout first and the grant review's stage goals after it, every stage "
+        "measured against its week; Full doc: `~/plans/launch-stages-and-grant-goals.md`"
+    )
+    _put(
+        root / "MEMORY.md",
+        "\n".join(
+            [
+                plan_line,
+                "- [Deploy checklist](project_deploy_checklist.md) \u2014 variables per server",
+                "- [Router quirks](reference_router_quirks.md) \u2014 how the router behaves",
+            ]
+        )
+        + "\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1535,6 +1717,9 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "long-title-unlisted": build_long_title_unlisted_dir,
     "erp-notes": build_erp_notes_dir,
     "sectioned-over-cap": build_sectioned_over_cap_dir,
+    "holiday-notes": build_holiday_notes_dir,
+    "cited-notes": build_cited_notes_dir,
+    "webapp-notes": build_webapp_notes_dir,
 }
 
 

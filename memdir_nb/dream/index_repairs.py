@@ -122,24 +122,41 @@ def _index_line_actions(
         named = _indexed_rel(targets, target, in_scope)
         if named is not None and named[1]:
             indexed.setdefault(named[0], no)
-    moved_files: MovedFiles | None = None  # made at the first dangling line
+    moved_files: list[MovedFiles] = []  # made at the first dangling line
     for e, found in entries:
         if found is None:
             continue
         rel, exists = found
         if rel not in in_scope and not exists:
-            if not e.removable:  # maybe prose or a block's heading: lint reports it
-                continue
-            moved_files = moved_files or MovedFiles(in_scope)
-            moved = moved_files.find(e.target)
-            if moved is not None and moved in indexed:
-                moved = None  # another line already points there: this one goes
-            if moved is not None:
-                indexed[moved] = e.line_no
-            actions.append(_dangling_action(irel, e, moved))
-        elif len(e.raw) > MAX_INDEX_LINE_CHARS:
+            actions.extend(_dangling_actions(irel, e, in_scope, indexed, moved_files))
+        elif len(e.raw) > MAX_INDEX_LINE_CHARS and not e.cited:  # a citation stays (real44)
             actions.extend(_shorten_action(irel, e))
     return actions, indexed
+
+
+def _dangling_actions(
+    irel: str,
+    e: IndexEntry,
+    in_scope: dict[str, _Mem],
+    indexed: dict[str, int],
+    moved_files: list[MovedFiles],
+) -> list[PlanAction]:
+    """A dangling line's action (_dangling_action), if any: none for prose or a block's
+    heading (lint reports it), nor for a cited line with nowhere to follow its file (real44:
+    never dropped). indexed gains the file a repointed line now lists; moved_files holds the
+    one MovedFiles, made at the first dangling line."""
+    if not e.repointable:
+        return []
+    if not moved_files:
+        moved_files.append(MovedFiles(in_scope))
+    moved = moved_files[0].find(e.target)
+    if moved is not None and moved in indexed:
+        moved = None  # another line already points there: this one goes
+    if moved is None and not e.removable:
+        return []
+    if moved is not None:
+        indexed[moved] = e.line_no
+    return [_dangling_action(irel, e, moved)]
 
 
 def _shorten_action(irel: str, e: IndexEntry) -> list[PlanAction]:

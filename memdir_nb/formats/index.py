@@ -194,7 +194,8 @@ class MergedIndex:
     dangling: tuple[str, ...]  # targets of lines pointing at no file (kept unless dropped)
     dropped: tuple[str, ...]  # the dangling lines' targets removed (drop_dangling=True)
     # dangling lines never dropped, even with drop_dangling: they cannot be told from prose (a
-    # name without a link) or head a block (an entry heading); see IndexEntry.removable
+    # name without a link), head a block (an entry heading) or cite a source; see
+    # IndexEntry.removable
     kept: tuple[str, ...] = ()
     # dangling lines pointed at where their file moved: (old target, new target)
     repointed: tuple[tuple[str, str], ...] = ()
@@ -220,9 +221,10 @@ def merge_index(
     the plain rendered index, with no heading. `describe` gives the hook of an added memory
     with no description (see render_index); it is asked only for those.
 
-    A removable dangling line whose file moved (the one memory of its name elsewhere in the
-    scope, `MovedFiles`, that no other line lists) is re-pointed there instead: the line as
-    the person wrote it with only its target changed, listed in `repointed`. The dream plan
+    A repointable dangling line (IndexEntry.repointable: a cited one too) whose file moved
+    (the one memory of its name elsewhere in the scope, `MovedFiles`, that no other line
+    lists) is re-pointed there instead: the line as the person wrote it with only its target
+    changed, listed in `repointed`. The dream plan
     does the same (`repoint_index_line`); without it the rebuild kept the dead line and added
     a generated one for the moved file, so the person's title and hook were left on nothing.
     An index in classic-Mac CR-only line ends is merged as LF text and given its CRs back.
@@ -252,7 +254,7 @@ def _merged(
     lines, covered = _read_lines(old, points_at, headers)
     moved: MovedFiles | None = None  # made at the first dangling line
     for line, entry, found in lines:
-        if entry is not None and found == "" and entry.removable:
+        if entry is not None and found == "" and entry.repointable:
             moved = moved or MovedFiles(h.filename for h in headers)
             to = moved.find(entry.target)
             new_line = retarget_entry_line(line, to) if to and to not in covered else None

@@ -21,6 +21,7 @@ from memdir_nb.formats.index_caps import (
     entry_flags_and_closer,
     entry_line_flags,
 )
+from memdir_nb.formats.index_citations import cites
 from memdir_nb.formats.index_edits import in_place_of, split_keep_end
 from memdir_nb.formats.index_lines import (
     ENTRY_DASH,
@@ -39,7 +40,7 @@ __all__ = ["FIT_VERSION", "IndexText", "fit_index"]
 
 # Bump when a change to fit_index (or what it calls) can give another text: the plan's disk
 # cache (dream.disk_kept) keeps its answers under this version.
-FIT_VERSION = 2
+FIT_VERSION = 3  # 3: a cited line is neither shortened nor dropped (real44)
 
 
 class IndexText:
@@ -264,7 +265,24 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
     out = [
         row if t is not None else _hook_shortened(row) for row, t in zip(rows, targets, strict=True)
     ]
-    return _drop_until_fit(IndexText("\n".join(out) + "\n", targets), out, order)
+    cited = _cited_rows(rows, out, targets)
+    return _drop_until_fit(IndexText("\n".join(out) + "\n", targets), out, order, cited)
+
+
+def _cited_rows(rows: list[str], out: list[str], targets: list[str | None]) -> frozenset[int]:
+    """The positions of the entry lines whose hook cites a source (IndexEntry.cited): a fit
+    keeps them as written (_hook_shortened) and never drops them (real44). A line in the fit's
+    own form (a target in targets) is read from its hook; a line the fit wrote again cites
+    nothing; any other is parsed only when the whole line cites (the hook is part of it)."""
+    cited = set()
+    for pos, (row, target) in enumerate(zip(rows, targets, strict=True)):
+        if target is not None:
+            plain = plain_link(row)
+            if plain is not None and cites(row[plain[2] :]):
+                cited.add(pos)
+        elif out[pos] == row and cites(row) and any(e.cited for e in index.parse_index(row)):
+            cited.add(pos)
+    return frozenset(cited)
 
 
 _FIT_HOOK_CHARS = 80  # the hook a fit keeps
@@ -285,7 +303,7 @@ def _hook_shortened(line: str) -> str:
     if _written_as_fitted(line):
         return line
     entry = index.parse_index(line)
-    if not entry or not entry[0].linked:
+    if not entry or not entry[0].linked or entry[0].cited:  # a citation is kept (real44)
         return line
     return index.format_index_entry(
         entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, _FIT_HOOK_CHARS)
@@ -358,7 +376,9 @@ class _Sections:
         return sorted((h for h in headings if self.kept[h] == 0), reverse=True)
 
 
-def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> str:
+def _drop_until_fit(
+    doc: IndexText, out: list[str], order: tuple[str, ...], cited: frozenset[int]
+) -> str:
     rows: list[str | None] = doc.lines
     # the byte cap's unit: UTF-16 code units, one a character in an ASCII line
     sizes = [len(line) if line.isascii() else index.cap_units(line) for line in out]
@@ -391,6 +411,8 @@ def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> s
         positions = doc.by_target.get(key, [])  # ascending: each kept with bisect.insort
         if settled and not positions:
             continue
+        if cited and any(pos in cited for pos in positions):
+            continue  # a pointer with a cited line keeps every line (real44)
         settled = not positions  # _remove_key normalises first; nothing else changes then
         for pos in reversed(positions):
             gone(pos)

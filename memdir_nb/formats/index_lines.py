@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from memdir_nb.formats.index_caps import entry_line_flags
+from memdir_nb.formats.index_citations import cites
 from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.formats.wikilinks import LinkTargets, first_link, link_name
 from memdir_nb.spec.constants import MAX_HOOK_CHARS, MAX_INDEX_LINE_CHARS
@@ -63,13 +64,26 @@ class IndexEntry:
     wiki: bool = False  # a `[[name]]` link (linked False): the memory file of that stem
 
     @property
+    def cited(self) -> bool:
+        """Whether the hook cites where its fact comes from ("(source: ...)", "[^1]", a link):
+        the dream and the rebuild keep such a line byte for byte (formats.index_citations)."""
+        return cites(self.hook)
+
+    @property
+    def repointable(self) -> bool:
+        """Whether a tool may point this line at where its missing file moved, or carry it to
+        an agent's index, changing its target only: a markdown-link entry that is not a
+        heading. A name in backticks may be prose naming a file elsewhere ("1. Read
+        `docs/SPEC.md`", a list of a repo's reference files), and a heading entry has lines
+        under it that would be left behind; both are reported and left to a person."""
+        return self.linked and not self.raw.lstrip().startswith("#")
+
+    @property
     def removable(self) -> bool:
         """Whether a tool may drop this line when its target is missing (--drop-dangling, the
-        dream plan): only a markdown-link entry that is not a heading. A name in backticks may
-        be prose naming a file elsewhere ("1. Read `docs/SPEC.md`", a list of a repo's
-        reference files), and a heading entry has lines under it that would be left behind;
-        both are reported and left to a person."""
-        return self.linked and not self.raw.lstrip().startswith("#")
+        dream plan): a repointable line that cites nothing. A citation is the person's record
+        of a source (real44): reported, and left to a person."""
+        return self.repointable and not self.cited
 
     @property
     def naming(self) -> str:

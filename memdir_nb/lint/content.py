@@ -272,10 +272,13 @@ def _check_line(
 
 def _report_relative_date(c: Collector, texts: list[tuple[int, str]]) -> None:
     """The first relative date of a project memory (in its own script), reported once."""
+    before = ""  # the last line above that is not blank: it may hold the date a weekday names
     for line_no, line in texts:
         if _mostly_other_script(line):
+            before = line if line.strip() else before
             continue  # an English 'today' inside Korean or Chinese prose is a label, not a date
-        hits = find_date_phrases(line)
+        hits = find_date_phrases(line, before)
+        before = line if line.strip() else before
         if hits:
             c.add(
                 "relative-date",

@@ -30,9 +30,16 @@ FILE_LINE = re.compile(
     rf"(?<![\w/.-])(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}(?::\d+(?::\d+)?\b|,?\s+(?:line|lines|l\.)\s*\d+)",
     re.IGNORECASE,
 )
+# A framework named like a script ("`router.back()` in Next.js", real44: a web app's notes on
+# how the framework behaves): no file of the repository, so no code location.
+_FRAMEWORK_JS = (
+    r"(?:Next|Node|Nuxt|Vue|React|Express|Ember|Angular|Three|Chart|Socket|Nest|Alpine|"
+    r"Preact|Solid|Moment|Backbone|Knockout|Meteor|Ext|Day|Anime|Video|Leaflet|Paper)\.js\b"
+)
 CODE_SYMBOL = re.compile(
     rf"`(?:[A-Za-z_][\w.]*\(\)|(?:class|def|fn|func|function)\s+[A-Za-z_]\w*)`"
-    rf"[^\n]{{0,40}}?\b(?:in|from|inside|defined in|lives in|at)\s+`?(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}\b",
+    rf"[^\n]{{0,40}}?\b(?:in|from|inside|defined in|lives in|at)\s+`?(?!{_FRAMEWORK_JS})"
+    rf"(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}\b",
     re.IGNORECASE,
 )
 EPHEMERAL = re.compile(

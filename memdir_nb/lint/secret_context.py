@@ -96,8 +96,13 @@ _PUBLIC_VALUE_PATTERNS = (
     ),
     re.compile(r"(?P<pre>)(?<![\w/])(?P<v>~?/(?:[\w.-]+/)+[\w.-]*)"),
 )
-# an agent session id (ses_...), which names a transcript and grants nothing
-_SESSION_ID = re.compile(r"(?P<pre>)\b(?P<v>ses_[A-Za-z0-9]{16,})\b")
+# an agent session id (ses_...), which names a transcript, and a hosting project's or team's
+# id (Vercel's prj_..., team_..., real44: a deploy note naming the live project), which names
+# where code runs: they grant nothing
+_SESSION_ID = re.compile(
+    r"(?P<pre>)\b(?P<v>ses_[A-Za-z0-9]{16,}|(?:prj|team)_[A-Za-z0-9]{20,40})\b"
+)
+_SESSION_ID_NEEDLES = ("ses_", "prj_", "team_")
 # For each _PUBLIC_VALUE_PATTERNS entry, in order, a pattern that matches inside every one of
 # its matches and starts with a literal (which the regex engine finds quickly): where the
 # hint finds nothing, the slower full pattern cannot match either and is not run.
@@ -231,7 +236,7 @@ def _steps_that_may_apply(text: str) -> _Steps:
         env_name=env_hint.search(text) is not None,
         file_name=_DOT_LETTER.search(text) is not None,
         path=path_hint.search(text) is not None,
-        session="ses_" in text,
+        session=any(map(text.__contains__, _SESSION_ID_NEEDLES)),
         identifiers=_LOWER_THEN_BREAK in text.encode("ascii", "replace").translate(_CASE_MARKS),
     )
 
@@ -298,9 +303,13 @@ def _mask(text: str, steps: _Steps) -> str:
             continue  # every extension starts with a letter: no '.' before one, no file name
         if hint.search(text) is not None:
             text = _sub_on_hinted_lines(pattern, hint, text)
-    if steps.session and "ses_" in text:
+    if steps.session and any(map(text.__contains__, _SESSION_ID_NEEDLES)):
         text = _sub_where(
-            _SESSION_ID, text, lambda line: "ses_" in line and _names_no_credential(line)
+            _SESSION_ID,
+            text,
+            lambda line: (
+                any(map(line.__contains__, _SESSION_ID_NEEDLES)) and _names_no_credential(line)
+            ),
         )
     return _mask_identifiers(text) if steps.identifiers else text
 

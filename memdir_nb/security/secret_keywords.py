@@ -51,6 +51,11 @@ _RENAMED = re.compile(r"[A-Za-z][A-Za-z_.]*\s*(?:\u2192|->|=>|\u21d2)\s*[A-Za-z]
 # label is followed by what the secret is like ("- Password: 16-char App Password generated
 # under the sender's account", real42: an ERP's mail settings), not by the secret itself.
 _LENGTH_OF = re.compile(r"\d{1,3}-?(?:chars?|characters?|digits?|letters?|words?|bytes?)", re.I)
+# A value that is a key's issued prefix and then a run of x's or stars (`whsec_xxxxx`,
+# `sk_test_XXXXXXXX`, `SG.xxxxx`, `re_********`): how an `.env` example shows which key goes
+# there, not a key (real44: "RAZORPAY_WEBHOOK_SECRET=whsec_xxxxx" in a deploy checklist). No
+# issued key has only one mark after its prefix.
+_MASKED_AFTER_PREFIX = re.compile(r"(?:[A-Za-z0-9]{1,12}[_.-]){1,3}(?:[xX]{3,}|\*{3,})")
 
 Span = tuple[str, int, int]  # (kind, start, end) on the line
 
@@ -117,6 +122,8 @@ def plausible_keyword_value(value: str, quoted: bool, heuristic: Any) -> bool:
         return False  # a setting listed after a tool's or a field's name, not its value
     if not quoted and _LENGTH_OF.fullmatch(value):
         return False  # what the secret is like ("16-char App Password"), not the secret
+    if _MASKED_AFTER_PREFIX.fullmatch(value):
+        return False  # a prefix and marks: which kind of key goes there, not the key
     if is_placeholder_password(value) or (not quoted and _LOOKUP_OR_CALL.match(value)):
         # a word that stands for the secret ("ClientSecret = \"secret\""), or code that reads it
         # at run time (`apiKey = configuration["OpenAIKey"]`, `token = os.environ["T"]`,

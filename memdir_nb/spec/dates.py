@@ -20,7 +20,10 @@ A weekday written next to an absolute date ("Thursday 2026-03-05"), a recurring 
 Monday", "Tuesdays", a range "Tuesday to Thursday", a recurring meeting's slot "Monday 10:00
 standup"), a generic one ("on a Friday", "any Friday") and a kind of day ("Monday mornings",
 "bad Friday longs") is not a relative date. A weekday with a clock time alone ("Thursday
-14:00") is one: a one-off reads the same.
+14:00") is one: a one-off reads the same. A bare weekday that is the day a full date falls on,
+written beside it ("2026-12-25 (Friday): office closed") or labelling a line under it (a
+heading "## 25 December 2026" over "Friday: office closed"), names that date and is no relative
+date; a weekday the date does not fall on still is one (spec.written_dates reads the date).
 """
 
 from __future__ import annotations
@@ -50,9 +53,11 @@ from memdir_nb.spec.calendar_days import (
 from memdir_nb.spec.calendar_days import (
     utc_date as utc_date,
 )
+from memdir_nb.spec.counted_spans import counted_not_dated
 from memdir_nb.spec.text import fence_change, has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
+from memdir_nb.spec.written_dates import full_dates
 
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _CAP_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
@@ -139,15 +144,6 @@ _POSSESSIVE = ("'s", "\u2019s")  # "today's teams" is the present, not a day
 # leaves them as written (real35: it gave "covering the the week of 2026-04-27 of changes").
 _MODIFIERS = frozenset({"this", "next", "last", "coming", "past"})
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)  # searched in the 12 characters before
-# After a tally, "in N days" is the span the tally covers, not a day: "Only 10 signals in 56
-# days", "+29.3% in 9 days", "68 events in 12 months", "+$450 in 3 days" (real41: a trading
-# project's backtests; the dream rewrote "10 signals in 56 days" to "10 signals 2027-01-28").
-# A tally is a number standing alone (not the end of a name, `v2`) followed by a percent sign
-# or by a plural noun (one word may come between: "12 new trades"), or an amount of money.
-_TALLY_BEFORE = re.compile(
-    r"(?<![\w.])[+\-\u2212]?(?:[$\u20ac\u00a3]\d[\d,]*(?:\.\d+)?[kKmM]?"
-    r"|\d[\d,]*(?:\.\d+)?(?:\s*%|\s+(?:[A-Za-z-]+\s+)?[A-Za-z-]*[a-z]s))\s+\Z"
-)
 
 
 @dataclass(frozen=True)
@@ -168,6 +164,42 @@ def _weekday_anchored(line: str, start: int, end: int) -> bool:
     if m_after and not after[: m_after.start()].strip(" ,(").strip():
         return True
     return any(not before[m.end() :].strip(" ,()").strip() for m in ABSOLUTE_DATE.finditer(before))
+
+
+def _beside(line: str, start: int, end: int, d_start: int, d_end: int) -> bool:
+    """Whether the span d_start:d_end sits right next to line[start:end], with nothing but
+    spaces, commas and brackets between ("Friday, 25 December 2026", "2026-12-25 (Friday)")."""
+    if d_start >= end:
+        return not line[end:d_start].strip(" ,(")
+    return d_end <= start and not line[d_end:start].strip(" ,()")
+
+
+# A weekday that labels its line: it opens the line (after blanks, a list mark, heading marks
+# or emphasis) and a colon, a dash or a comma follows it ("Friday: office closed").
+_LABEL_LEAD = re.compile(r"[\s>#*_+\-\u2022]*\Z")
+_LABEL_AFTER = re.compile(r"[*_]*\s*[:,\u2014\u2013-]")
+
+
+def _a_dates_weekday(line: str, start: int, end: int, before: str) -> bool:
+    """Whether the bare weekday at line[start:end] names the day of a full date written with it.
+
+    A full date (with its year, spec.written_dates) right beside the weekday decides alone: the
+    weekday is that date's when it is the day the date falls on ("2026-12-25 (Friday)"), and a
+    wrong one is still a relative date. A weekday that labels its line ("Friday: office closed")
+    is the date's when a full date on its line, or on `before`, the line above (a heading "##
+    2026-12-25"), falls on it. A weekday elsewhere in a line is no date's ("Standup 2026-06-05:
+    demo moved to Friday" may be the next Friday). Otherwise a date without its year right
+    beside it ("Thursday Mar 5": no weekday to check) is taken as written, as before real44."""
+    day = WEEKDAYS.index(line[start:end].lower())
+    on_line = full_dates(line)
+    beside = [d for d in on_line if _beside(line, start, end, d.start, d.end)]
+    if beside:
+        return any(day in d.weekdays for d in beside)
+    if _LABEL_LEAD.match(line, 0, start) and _LABEL_AFTER.match(line, end):
+        dated = on_line + (full_dates(before) if before else [])
+        if any(day in d.weekdays for d in dated):
+            return True
+    return _weekday_anchored(line, start, end)
 
 
 def _set_apart(line: str, start: int, end: int, quoted: list[tuple[int, int]]) -> bool:
@@ -210,13 +242,6 @@ def _in_a_compound(line: str, start: int, end: int) -> bool:
     return _COMPARED_AFTER.match(line, end) is not None
 
 
-def _a_tallys_span(line: str, m: re.Match[str]) -> bool:
-    """Whether m is "in N days" right after a tally ("10 signals in 56 days"): the span the
-    tally covers, no day (see _TALLY_BEFORE)."""
-    start = m.start()
-    return m.start("in_n") != -1 and bool(_TALLY_BEFORE.search(line, max(0, start - 40), start))
-
-
 def _a_meetings_slot(line: str, start: int, end: int) -> bool:
     """Whether the weekday at line[start:end] is a recurring meeting's slot: the meeting named
     right after it (a clock time between) or right before it (see _RECURRING_EVENT)."""
@@ -233,8 +258,9 @@ def _a_kind_of_day(line: str, start: int, end: int) -> bool:
     return _THE_BEFORE.search(line, max(0, start - 12), start) is None
 
 
-def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, phrase) of each relative date in one line, in order.
+def _line_hits(line: str, before: str = "") -> Iterator[tuple[int, int, str]]:
+    """(start, end, phrase) of each relative date in one line, in order; `before` is the last
+    line above it that is not blank, which may hold the full date a bare weekday names.
 
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
     _QUOTED) or in inline code (`getDate/Tomorrow` is a name, which the rewrite leaves as
@@ -254,7 +280,7 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
             continue
         if _set_apart(line, m.start(), m.end(), quoted) or _in_a_title(line, m.start()):
             continue
-        if _in_a_compound(line, m.start(), m.end()) or _a_tallys_span(line, m):
+        if _in_a_compound(line, m.start(), m.end()) or counted_not_dated(line, m):
             continue
         spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     # a range opened by a relative phrase ("next Tuesday to Thursday") is one week's days
@@ -272,7 +298,7 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
             continue
         if _a_meetings_slot(line, m.start(), m.end()) or _a_kind_of_day(line, m.start(), m.end()):
             continue
-        if _weekday_anchored(line, m.start(), m.end()) or _set_apart(
+        if _a_dates_weekday(line, m.start(), m.end(), before) or _set_apart(
             line, m.start(), m.end(), quoted
         ):
             continue
@@ -344,13 +370,18 @@ def _phrase_near_needle(norm: str) -> bool:
     return False
 
 
-def find_relative_dates(text: str) -> list[RelativeDate]:
-    """Every relative date in text that has no absolute date beside it, in reading order."""
-    return [
-        RelativeDate(i, s, e, phrase)
-        for i, line in enumerate(text.split("\n"))
-        for s, e, phrase in _line_hits(line)
-    ]
+def find_relative_dates(text: str, before: str = "") -> list[RelativeDate]:
+    """Every relative date in text that has no absolute date beside it, in reading order.
+
+    Each line is read with the last line above it that is not blank (a bare weekday may name
+    the day of a full date written there); `before` is that line for text's first line, when
+    text is one line of a longer text (lint reads a memory line by line)."""
+    hits: list[RelativeDate] = []
+    for i, line in enumerate(text.split("\n")):
+        hits.extend(RelativeDate(i, s, e, phrase) for s, e, phrase in _line_hits(line, before))
+        if line.strip():
+            before = line
+    return hits
 
 
 def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None:

@@ -30,12 +30,12 @@ def carried_root_lines(
     points_at: what a target of the root's index is (merge_index's rule: the root-relative
     file when it exists, '' when missing, None when not a memory of the root); files: the
     root's memory files (root relative), to follow a dangling line to the one file of its
-    name (formats.moved_files.MovedFiles, as a rebuild re-points it). Only removable entry
+    name (formats.moved_files.MovedFiles, as a rebuild re-points it). Only repointable entry
     lines are carried (a heading or prose naming a file stays the root's)."""
     out: dict[str, str] = {}
     moved: MovedFiles | None = None
     for entry in parse_index(root_text):
-        found = points_at(entry.target) if entry.removable else None
+        found = points_at(entry.target) if entry.repointable else None
         if found == "":
             moved = moved or MovedFiles(files)
             found = moved.find(entry.target)

@@ -161,3 +161,23 @@ def test_a_password_holding_a_length_word_with_more_to_it_is_still_a_value() -> 
     assert ("password assignment", "16charZx9!") in _values("password: 16charZx9!")
     assert ("password assignment", "8-chars!x") in _values("password = 8-chars!x")
     assert ("password assignment", "16-char") in _values('password: "16-char"')
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # real44: a deploy checklist shows which key goes in each variable
+        "RAZORPAY_WEBHOOK_SECRET=whsec_xxxxx",
+        'api_key: "re_xxxxxxxxxxxx"',
+        "- client_secret: sk_test_XXXXXXXX (from the dashboard)",
+        "SESSION_SECRET=app-prod-********",
+        "RESEND_API_KEY=re_xxxxx  # OR SENDGRID_API_KEY=SG.xxxxx",
+    ],
+)
+def test_a_keys_prefix_followed_by_a_run_of_marks_is_no_value(line: str) -> None:
+    assert _values(line) == []
+
+
+def test_a_prefix_with_anything_but_one_mark_after_it_is_still_a_value() -> None:
+    assert ("secret assignment", "whsec_x9Kq2LmZ0pQ") in _values("SECRET=whsec_x9Kq2LmZ0pQ")
+    assert ("secret assignment", "whsec_xxxx9") in _values("SECRET=whsec_xxxx9")

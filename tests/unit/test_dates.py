@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 
+from memdir_nb.spec.counted_spans import a_numbered_period
 from memdir_nb.spec.dates import (
     convert_relative_dates,
     find_relative_dates,
@@ -398,6 +399,8 @@ def _reference_hits(line: str) -> list[tuple[int, int, str]]:
             continue
         if dates._in_a_compound(line, m.start(), m.end()):  # joined by a hyphen (real35)
             continue
+        if a_numbered_period(line, m):  # "end of week 20" (real44)
+            continue
         spans.append((m.start(), m.end(), m.group(0)))
     return spans
 
@@ -600,3 +603,70 @@ def test_a_phrase_whose_date_falls_off_the_calendar_names_no_date_and_never_rais
     converted, changes = convert_relative_dates(text, today)
     assert len(changes) <= len(_EVERY_KIND_OF_PHRASE)
     assert "next year" in converted or today.year < 9999  # left as written when off the calendar
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-12-25 (Friday): office closed",
+        "Friday, 25 December 2026: office closed",
+        "Office closed on December 25th, 2026 (Friday).",
+        "Thursday: we close early, at 15:00 (Dec 31, 2026)",  # the line's label, its date
+        "12/25/2026 (Friday) and 25/12/2026 (Friday)",  # a slash date read either way
+        "2026/12/25 Friday, 2026.12.24 Thursday",
+        "## 2026-12-25\nFriday: office closed",  # under a heading that holds the date
+        "### 25 December 2026\n\nFriday: office closed",  # a blank line between
+        "- 2027-01-01 reopening\n  Friday: the alarm code changes",
+    ],
+)
+def test_a_weekday_naming_the_day_of_a_full_date_on_its_line_or_the_line_before_is_no_relative_date(
+    text: str,
+) -> None:
+    # real44: holiday and schedule notes name a full date's weekday beside it or under it;
+    # "Friday: office closed" under "## 2026-12-25" was reported as a relative date
+    assert find_relative_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("2026-12-25 (Thursday): office closed", "Thursday"),  # 2026-12-25 is a Friday
+        ("Thursday, 25 December 2026", "Thursday"),
+        ("## 2026-12-25\nMonday: office closed", "Monday"),
+        ("Closed 2026-12-25 (Friday), reopens Monday.", "Monday"),
+        ("Review next Friday; closures are under 2026-12-25.", "next Friday"),
+        ("## 2026-12-25\nlast Friday we shipped", "last Friday"),
+        ("## 2026-12-25\nSome text.\nFriday: deploy", "Friday"),  # two lines below the date
+        # a weekday inside a sentence may be another week's, whatever the date says (the
+        # recall benchmark's standups: 2026-06-05 is a Friday, the demo the next one)
+        ("Standup 2026-06-05: 7 PRs merged, demo moved to Friday.", "Friday"),
+        ("Rota from 2026-02-23.\nThe hand-off is Monday at 10:00.", "Monday"),
+    ],
+)
+def test_a_weekday_the_full_date_does_not_fall_on_or_a_modified_one_stays_a_relative_date(
+    text: str, phrase: str
+) -> None:
+    assert [h.phrase for h in find_relative_dates(text)] == [phrase]
+
+
+def test_the_line_before_is_given_when_one_line_of_a_longer_text_is_read() -> None:
+    # lint reads a memory line by line and passes the last line above that is not blank
+    assert [h.phrase for h in find_relative_dates("Friday: office closed")] == ["Friday"]
+    assert find_relative_dates("Friday: office closed", "### 2026-12-25 holidays") == []
+    assert [h.phrase for h in find_relative_dates("Friday: closed", "### 2026-12-24")] == ["Friday"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Goal: 10 paying customers by end of week 20.",
+        "Review the pilot at the end of month 3, then decide.",
+        "Stage 2 closes at end of the quarter 2 milestone",
+    ],
+)
+def test_end_of_a_numbered_week_or_month_is_a_plans_period_and_no_relative_date(text: str) -> None:
+    # real44: a startup's staged plan ("Stage 5 (weeks 15-20) ... ~$1k MRR by end of week 20")
+    # was reported as 'end of week', and the dream would have written the memory's own Friday
+    assert find_relative_dates(text) == []
+    assert convert_relative_dates(text, WEDNESDAY) == (text, [])
+    assert [h.phrase for h in find_relative_dates("Ship by end of week.")] == ["end of week"]

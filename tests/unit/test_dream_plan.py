@@ -42,6 +42,7 @@ from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import NotUTF8Error
+from tests.conftest import CITED_INDEX_LINES, MOVED_CITED_LINE
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 from tests.support.calls import count_calls
@@ -1967,3 +1968,27 @@ def test_applying_a_plan_then_planning_again_proposes_no_index_action(
     assert fitted.count("](project_firing_week_") == 8  # 6 sections of 14 went, not 9
     again = plan_consolidation(root)
     assert [a.kind for a in again.actions if "MEMORY.md" in a.files] == []
+
+
+def test_a_dream_keeps_each_cited_index_line_byte_for_byte(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real44: the plan shortened a 230-character index line whose hook ended in "(source:
+    https://...)", cutting the source first ("...thin…"), and proposed to drop a dangling
+    line that cited a receipt. A cited line (IndexEntry.cited) is kept as written: no
+    shorten, fit or drop for it (one whose memory moved into a folder is pointed there, its
+    target alone changed); the uncited long line is still shortened, the unlisted memory
+    still added, and after applying, a second plan proposes nothing."""
+    root = real_dir("cited-notes")
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    assert sorted((a.kind, a.id.rsplit(":", 1)[-1]) for a in plan.actions) == [
+        ("add_missing_index_line", "user_potter.md"),
+        ("repoint_index_line", "reference_cone_chart.md"),
+        ("shorten_index_line", "project_studio_hours.md"),
+    ]
+    apply_plan(plan)
+    lines = (root / "MEMORY.md").read_text(encoding="utf-8").split("\n")
+    moved = MOVED_CITED_LINE.replace("](reference", "](charts/reference")
+    assert all(line in lines for line in (*CITED_INDEX_LINES, moved))
+    assert "[^1]: the March glaze test" in lines
+    assert plan_consolidation(root, now_ms=PLAN_NOW).actions == []

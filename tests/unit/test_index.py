@@ -59,6 +59,7 @@ from memdir_nb.storage.index_rebuild import (
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
+from tests.conftest import CITED_INDEX_LINES, MOVED_CITED_LINE
 from tests.support.time_zone import in_zone
 
 WARNING_START = "> WARNING: MEMORY.md is "
@@ -1789,3 +1790,25 @@ def test_the_dream_adds_missing_index_lines_where_the_rebuild_does_never_in_a_pe
     again = plan_consolidation(mem)  # the other one later goes under the same heading
     assert again.result()["MEMORY.md"] == plan_index_rebuild(mem).text
     assert plan_index_rebuild(mem).text.count("## Added by rebuild-index") == 1
+
+
+def test_a_rebuild_keeps_each_cited_line_byte_for_byte_even_dangling_with_drop_dangling(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real44: a hand-kept index cites a source after each hook; one cited line points at a
+    memory since deleted. The rebuild adds the unlisted memory and keeps every cited line as
+    written; --drop-dangling leaves the dangling cited line to a person (kept), as it does
+    prose; a cited line whose memory moved into a folder follows it (its target alone
+    changes); the footnote under the lines stays too."""
+    root = real_dir("cited-notes")
+    old = (root / "MEMORY.md").read_text(encoding="utf-8")
+    r = plan_index_rebuild(root, scope="private", drop_dangling=True)
+    assert r.merged.dropped == () and r.merged.kept == ("project_old_kiln.md",)
+    assert r.merged.added == ("user_potter.md",)
+    moved = MOVED_CITED_LINE.replace("](reference", "](charts/reference")
+    assert r.merged.repointed == (("reference_cone_chart.md", "charts/reference_cone_chart.md"),)
+    assert r.text.startswith(old.replace(MOVED_CITED_LINE, moved))  # only its target changed
+    text = rebuild_index(root, drop_dangling=True)
+    lines = text.split("\n")
+    assert all(line in lines for line in (*CITED_INDEX_LINES, moved))
+    assert "[^1]: the March glaze test" in lines

@@ -84,6 +84,24 @@ def _is_entry_for(row: str, target: str) -> bool:
     return index.remove_index_entry(row + "\n", target) != row + "\n"
 
 
+def _reference_rows(collapsed: list[str]) -> tuple[list[str | None], set[int]]:
+    """Each line as the reference fit writes it (an entry's hook cut to 80 characters), and the
+    positions of the cited lines, kept as written and never dropped (real44)."""
+    rows: list[str | None] = []
+    cited: set[int] = set()
+    for line in collapsed:
+        entry = index.parse_index(line)
+        if entry and entry[0].cited:
+            cited.add(len(rows))
+            rows.append(line)
+            continue
+        hook = index.shorten_hook(entry[0].hook, 80) if entry else ""
+        rows.append(
+            index.format_index_entry(entry[0].title, entry[0].target, hook) if entry else line
+        )
+    return rows, cited
+
+
 def _reference_fit(text: str, order: tuple[str, ...]) -> str:
     """dream's fitting as it was written before index_batch (one removal per pass, each line
     checked alone), with the headings emptied by a removal dropped right after it, and after
@@ -105,13 +123,7 @@ def _reference_fit(text: str, order: tuple[str, ...]) -> str:
         if not line.strip() and collapsed and not collapsed[-1].strip():
             continue
         collapsed.append(line)
-    rows: list[str | None] = []
-    for line in collapsed:
-        entry = index.parse_index(line)
-        hook = index.shorten_hook(entry[0].hook, 80) if entry else ""
-        rows.append(
-            index.format_index_entry(entry[0].title, entry[0].target, hook) if entry else line
-        )
+    rows, cited = _reference_rows(collapsed)
     if fits("\n".join(collapsed) + "\n"):
         return "\n".join(collapsed) + "\n"
     had = _sections_with_lines(now())
@@ -119,6 +131,8 @@ def _reference_fit(text: str, order: tuple[str, ...]) -> str:
         if fits(now()):
             break
         mine = [i for i, row in enumerate(rows) if row and _is_entry_for(row, target)]
+        if cited.intersection(mine):
+            continue
         for i in mine:
             rows[i] = None
         for i in mine:
@@ -140,7 +154,10 @@ def test_fitting_under_the_caps_matches_removing_one_entry_at_a_time(seed: int) 
     for i in range(n):
         roll = rng.random()
         if roll < 0.85:
-            lines.append(f"- [Note {i}](note_{i % (n - 3)}.md) — " + "w" * rng.randint(10, 160))
+            cite = rng.choice(["", "", "", "", " (source: the kiln log)", " [^2]"])
+            lines.append(
+                f"- [Note {i}](note_{i % (n - 3)}.md) — " + "w" * rng.randint(10, 160) + cite
+            )
         elif roll < 0.95:
             lines.append("")
         else:
@@ -400,9 +417,10 @@ def test_an_index_is_stripped_once_when_parsed(monkeypatch: pytest.MonkeyPatch) 
 
 def _fit_form(line: str) -> str:
     """A line as the fit writes it, by parsing and formatting it (the reference fit's way);
-    a line naming its file without a link stays as written (real41)."""
+    a line naming its file without a link stays as written (real41), and so does one whose
+    hook cites a source (real44)."""
     entry = index.parse_index(line)
-    if not entry or not entry[0].linked:
+    if not entry or not entry[0].linked or entry[0].cited:
         return line
     return index.format_index_entry(
         entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
@@ -599,3 +617,26 @@ def test_a_fit_walks_past_pointers_with_no_line_without_a_removal_for_each(
     calls = count_calls(monkeypatch, IndexText, "_remove_key")
     assert fit_index(text, order) == expected
     assert len(calls) == 1 + 62  # the first pointer with no line, then the 62 lines dropped
+
+
+def test_a_fit_keeps_a_cited_line_as_written_and_never_drops_its_pointer() -> None:
+    """real44: a fit rewrote "- [Deploys](deploys.md) — ... (source: https://...)" with its hook
+    cut to 80 characters, the source first, and dropped the oldest pointers whatever they
+    cited. A line whose hook cites a source (IndexEntry.cited) is the person's record of it:
+    the fit keeps it byte for byte, and drops uncited pointers instead."""
+    cited = [
+        "- [Deploys](deploys.md) \u2014 deploys run Tuesday to Thursday, never on the Friday "
+        "before a holiday (source: https://wiki.example.org/ops/deploy-window)",
+        "* [Clay](clay.md) \u2014 the co-op delivers on Tuesdays when ordered by the Friday "
+        "before, else a week later [source: supplier email of 2026-03-02]",
+        "- [Glaze](glaze.md) \u2014 cone 6 for every glaze, held ten minutes at the peak so the "
+        "celadon clears [^1]",
+    ]
+    rest = [f"- [Note {i}](note_{i}.md) \u2014 " + "w" * 90 for i in range(220)]
+    text = "\n".join(["# Memory", *cited, *rest, "", "[^1]: the March glaze test"]) + "\n"
+    order = ("deploys.md", "clay.md", "glaze.md", *(f"note_{i}.md" for i in range(220)))
+    fitted = fit_index(text, order)
+    for line in cited:
+        assert line in fitted.split("\n")
+    assert "- [Note 0](note_0.md)" not in fitted  # uncited pointers went instead
+    assert len(fitted.rstrip("\n").split("\n")) <= index.MAX_ENTRYPOINT_LINES

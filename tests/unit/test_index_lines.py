@@ -303,3 +303,15 @@ def test_a_line_is_keyed_by_its_target_for_a_plain_memory_name_and_a_title_witho
     assert not index_lines.keyed_by_target("N", "my note.md")  # written in angle brackets
     assert not index_lines.keyed_by_target("N", "./n.md")  # norm_target takes the ./ off
     assert not index_lines.keyed_by_target("N", "notes.txt")  # no memory file: no entry
+
+
+def test_an_entry_citing_its_source_after_the_hook_is_cited_and_no_tool_drops_it() -> None:
+    # real44: a person's citation after the hook ("(source: ...)", "[^1]") is the record of
+    # where the fact comes from; a dangling cited line is left to a person, as prose is
+    cited = parse_entry_line("- [Clay](clay.md) \u2014 the co-op [source: supplier email]", 3)
+    plain = parse_entry_line("- [Clay](clay.md) \u2014 the co-op sells 25 lb bags", 4)
+    footnote = parse_entry_line("* [Glaze](glaze.md): cone 6 [^1]", 5)
+    assert cited is not None and cited.cited and not cited.removable
+    assert footnote is not None and footnote.cited and not footnote.removable
+    assert plain is not None and not plain.cited and plain.removable
+    assert cited.hook == "the co-op [source: supplier email]"  # the hook still holds it

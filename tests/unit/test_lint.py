@@ -1685,6 +1685,8 @@ _MASK_PIECES = [
     "~/.ssh/id_ed25519",
     "/etc/app/",
     "ses_" + "a1B2c3D4e5F6g7H8",
+    "prj_" + "Q7wEr9TyU1iOp3AsD5fGh7Jk",
+    "team_" + "Z2xC4vB6nM8qW0eR2tY4uI6o",
     "public key is ",
     "AAAAC3NzaC1lZDI1NTE5AAAAIG",
     "channel C024BE91L",
@@ -2250,3 +2252,30 @@ def test_files_listed_by_bare_name_under_their_folders_line_are_listed_there(
     assert [(f.rule, f.path) for f in found if f.rule == "not-in-index"] == []
     dangling = [f.message for f in found if f.rule == "index-dangling-name"]
     assert len(dangling) == 1 and "`clays.md`" in dangling[0]
+
+
+def test_weekdays_naming_a_full_dates_day_are_no_relative_dates_and_a_wrong_one_is(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real44: closure notes name the weekday of a full date on its line ("2026-12-25
+    (Friday): workshop closed") or under a heading holding the date ("### 24 December 2026",
+    then "Thursday: half day"). Lint called each a relative date. A weekday the date does not
+    fall on ("2026-12-28 (Tuesday)", a Monday) and "next Friday" beside a date still are."""
+    found = lint_memory_dir(real_dir("holiday-notes"))
+    dates = sorted((f.path, f.message) for f in found if f.rule == "relative-date")
+    assert [path for path, _ in dates] == ["project_budget_review.md", "project_stock_count.md"]
+    assert "'next Friday'" in dates[0][1] and "'Tuesday'" in dates[1][1]
+
+
+def test_a_numbered_week_a_keys_placeholder_and_a_frameworks_call_are_no_findings(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real44: a staged plan's "by end of week 20" was a relative date, an `.env` example's
+    `whsec_xxxxx` and a hosting project's id (`prj_...`) secrets, and "`router.back()` in
+    Next.js" a code location; and the dream
+    cut an index line's "Full doc: `~/plans/...`" to "Full doc…"."""
+    root = real_dir("webapp-notes")
+    found = lint_memory_dir(root)
+    rules = ("relative-date", "secret", "derivable-code-symbol")
+    assert [(f.rule, f.path) for f in found if f.rule in rules] == []
+    assert [a.kind for a in plan_consolidation(root).actions] == []

@@ -117,3 +117,24 @@ def test_generated_matches_of_each_content_pattern_pass_its_prefilter(index: int
 def test_a_text_with_a_fold_gets_no_quick_checks() -> None:
     assert content_patterns.lowered("a ſession note") is None
     assert content_patterns.lowered("Straße — TODO") == "straße — todo"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # real44: a web app's notes say how the framework behaves, naming no file of the repo
+        '- `router.push(-1)` \u2192 `router.back()` (in Next.js App Router, push(-1) opens "-1")',
+        "`useSearchParams()` in Next.js returns the read-only params, not an array.",
+        "`fetch()` inside Node.js 18 has no proxy support",
+    ],
+)
+def test_a_call_said_to_be_in_a_framework_named_like_a_script_is_no_code_location(
+    line: str,
+) -> None:
+    assert content_patterns.CODE_SYMBOL.search(line) is None
+
+
+def test_a_call_in_a_repository_file_is_still_a_code_location() -> None:
+    found = content_patterns.CODE_SYMBOL.search("`getDigest()` from `lib/next.js` builds it")
+    assert found is not None
+    assert content_patterns.CODE_SYMBOL.search("`render()` in NextPage.js draws it") is not None
