@@ -9,10 +9,10 @@ docs/sessions.md.
 from __future__ import annotations
 
 import re
-import shlex
 from collections import deque
 from dataclasses import dataclass
 
+from memdir_nb.formats.shell_lexer import shell_words
 from memdir_nb.spec.constants import SHELL_SUBSHELL_MAX_DEPTH
 
 _SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
@@ -223,8 +223,7 @@ def shell_commands(command: str) -> list[ShellCommand] | None:
     line end), or None when the script cannot be parsed (an unclosed quote) or nests
     subshells deeper than SHELL_SUBSHELL_MAX_DEPTH."""
     script = _CONTINUATION.sub(" ", _without_here_documents(command))
-    lexer = shlex.shlex(script, posix=True, punctuation_chars=_PUNCTUATION)
-    lexer.whitespace, lexer.whitespace_split, lexer.commenters = " \t\r", True, ""
+    tokens = shell_words(script, _PUNCTUATION, whitespace=" \t\r")  # a line end is an operator
     found: list[ShellCommand] = []
     words: list[str] = []
     scope: list[int] = []
@@ -239,7 +238,7 @@ def shell_commands(command: str) -> list[ShellCommand] | None:
         piped = pipe
 
     try:
-        for token in lexer:
+        for token in tokens:
             if not token or any(ch not in _PUNCTUATION for ch in token):
                 words.append(token)  # comments are gone (_without_here_documents)
                 continue

@@ -37,7 +37,11 @@ from memdir_nb.spec.text import clip, fence_change, terminal_line
 # whitespace around it stripped. `[[#part]]` (a heading of the same file) names no memory.
 _LINK = re.compile(r"\[\[([^\[\]|#\n\\]+)(\\?[|#][^\[\]\n]*)?\]\]")
 # An inline code span (`...`): a `[[ -f x ]]` or `df[["a"]]` inside one is code, not a link.
-_CODE_SPAN = re.compile(r"(`+)[^`\n]*?\1")
+# The spans are those of the regex (`+)[^`\n]*?\1 (finditer), found without it: on a run of n
+# backticks its backreference compared up to n characters for each shorter opening it tried,
+# quadratic (one line of 256 Ki backticks and a link: 3.3 s a read; redos44). `_code_spans`.
+_BACKTICKS = re.compile(r"`+")
+_SPAN_BODY_END = re.compile(r"[`\n]")
 # What a shell test (`[[ -f x ]]`, `[[ $a == b ]]`) or a code subscript (`df[["col"]]`) holds and
 # no memory's name does: a leading option dash or `!`, a `$`, a quote (an apostrophe inside a
 # word, `Ann's setup`, is no quote), a comparison.
@@ -131,8 +135,28 @@ def _names_a_memory(name: str) -> bool:
 
 
 def _code_spans(line: str) -> list[tuple[int, int]]:
-    """Where a line's inline code spans are (a `[[` inside one is code, not a link)."""
-    return [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
+    """Where a line's inline code spans are (a `[[` inside one is code, not a link): from each
+    backtick run not already inside a span (n backticks), the span closes at the first
+    backtick after it if n backticks start there, with no line end between; else, for n >= 2,
+    the run's first 2 * (n // 2) backticks are a span of their own (empty code); a lone
+    backtick opens nothing. Linear: each run is read at most twice."""
+    spans: list[tuple[int, int]] = []
+    at = line.find("`")
+    while at >= 0:
+        run = _BACKTICKS.match(line, at)
+        assert run is not None  # line[at] is a backtick
+        opening = run.end() - at
+        stop = _SPAN_BODY_END.search(line, run.end())
+        if stop is not None and line.startswith("`" * opening, stop.start()):
+            end = stop.start() + opening
+        elif opening >= 2:
+            end = at + 2 * (opening // 2)
+        else:
+            at = line.find("`", at + 1)
+            continue
+        spans.append((at, end))
+        at = line.find("`", end)
+    return spans
 
 
 def _line_links(line: str) -> Iterator[re.Match[str]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import Session, cli_agent_kind, timestamp_ms
-from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_keys
 from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.moved_keys import moved_keys
@@ -209,14 +209,14 @@ def _recorded_keys(session: Session) -> Iterator[str]:
     ]
     for path in cli_named:
         if isinstance(path, str):
-            yield from (key for key, _ in project_memory_parts(path) if is_project_key(key))
+            yield from (key for key in project_memory_keys(path) if is_project_key(key))
     for turn in session.turns:
         calls = turn.tool_calls + turn.sidechain_calls
         for call in calls:
             for name in _PATH_INPUTS:
                 raw = call.input.get(name)
                 if isinstance(raw, str):
-                    keys = (key for key, _ in project_memory_parts(raw))
+                    keys = project_memory_keys(raw)
                     yield from (key for key in keys if is_project_key(key))
 
 

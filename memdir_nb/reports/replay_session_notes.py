@@ -5,7 +5,7 @@ refused, and what the CLI told the user beside the conversation (reports.replay_
 from __future__ import annotations
 
 from memdir_nb.formats.session_model import Session
-from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_keys
 from memdir_nb.reports.replay_notices import notice_notes
 from memdir_nb.spec.text import plural, terminal_line
 
@@ -22,7 +22,7 @@ def moved_note(session: Session, recorded: str, moved_from: tuple[str, ...]) -> 
     """Say so when the session's calls name the dir under the key its working folder had
     (home.moved_home.former_keys): the header names the dir beside the transcript."""
     folded = {key_fold(key) for key in moved_from}
-    if not any(key_fold(key) in folded for key, _ in project_memory_parts(recorded)):
+    if not any(key_fold(key) in folded for key in project_memory_keys(recorded)):
         return []
     return [
         f"the session's own calls name this memory dir as {terminal_line(recorded)}, under the "

@@ -177,9 +177,10 @@ TOOL_GLOB_MAX_ENTRIES = 50_000  # Glob looks at most at this many files and fold
 TOOL_GREP_PATTERN_MAX_CHARS = 2_000  # a model-supplied Grep regex (compiled by RE2, linear time)
 TOOL_GREP_REGEX_MAX_MEM = 8 * 1024 * 1024  # RE2's memory budget for one compiled Grep regex
 TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
-# A Bash call's command text and its commands (attack38): shlex tokenises a long word in
-# quadratic time (one 600 KB path: 20 s before anything ran), and each command of a pipeline is
-# a process started at once (20,000 `| cat` started processes until the file descriptors ran
+# A Bash call's command text and its commands (attack38): shlex tokenised a long word in
+# quadratic time (one 600 KB path: 20 s before anything ran; formats.shell_lexer is linear since
+# redos44, and a path that long still ends in E2BIG), and each command of a pipeline is a
+# process started at once (20,000 `| cat` started processes until the file descriptors ran
 # out, 55 s). Read-only look-ups need neither.
 TOOL_BASH_MAX_COMMAND_CHARS = 32_000
 TOOL_BASH_MAX_COMMANDS = 64  # commands joined by |, && and || in one call

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
+
+from memdir_nb.spec.calendar_days import WEEKDAYS
 
 _MONTH_NAME = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
@@ -78,3 +81,62 @@ def full_dates(line: str) -> list[FullDate]:
         if days:
             found.append(FullDate(m.start(), m.end(), frozenset(days)))
     return found
+
+
+def _beside(line: str, start: int, end: int, d_start: int, d_end: int) -> bool:
+    """Whether the span d_start:d_end sits right next to line[start:end], with nothing but
+    spaces, commas and brackets between ("Friday, 25 December 2026", "2026-12-25 (Friday)")."""
+    if d_start >= end:
+        return not line[end:d_start].strip(" ,(")
+    return d_end <= start and not line[d_end:start].strip(" ,()")
+
+
+# A weekday that labels its line: it opens the line (after blanks, a list mark, heading marks
+# or emphasis) and a colon, a dash or a comma follows it ("Friday: office closed").
+_LABEL_LEAD = re.compile(r"[\s>#*_+\-\u2022]*\Z")
+_LABEL_AFTER = re.compile(r"[*_]*\s*[:,\u2014\u2013-]")
+
+
+class LineDates:
+    """The full dates of a line, read once per line, and those of the line above, read only
+    when a weekday labels its line. Read again for each weekday, a long line of weekdays and
+    dates cost the square of its length (found when real44 met redos44's long-line checks)."""
+
+    def __init__(self, line: str, before: str) -> None:
+        self.on_line = full_dates(line)  # in order, never overlapping (one finditer)
+        self._starts = [d.start for d in self.on_line]
+        self._before = before
+        self._above: list[FullDate] | None = None
+
+    def beside(self, line: str, start: int, end: int) -> list[FullDate]:
+        """The dates right next to line[start:end]: only the nearest on each side can be."""
+        at = bisect_left(self._starts, end)
+        near = self.on_line[max(0, at - 1) : at + 1]
+        return [d for d in near if _beside(line, start, end, d.start, d.end)]
+
+    def above(self) -> list[FullDate]:
+        """The full dates of the last line above that is not blank."""
+        if self._above is None:
+            self._above = full_dates(self._before) if self._before else []
+        return self._above
+
+
+def weekday_of_a_written_date(line: str, start: int, end: int, dates: LineDates) -> bool | None:
+    """Whether the bare weekday at line[start:end] names the day of a full date written with
+    it; None when no full date decides (spec.dates then keeps its own rule for a date without
+    its year beside it, "Thursday Mar 5", which has no weekday to check).
+
+    A full date right beside the weekday decides alone: the weekday is that date's when it is
+    the day the date falls on ("2026-12-25 (Friday)"), and a wrong one is not. A weekday that
+    labels its line ("Friday: office closed") is the date's when a full date on its line, or
+    on the line above (a heading "## 2026-12-25"), falls on it. A weekday elsewhere in a line
+    is no date's ("Standup 2026-06-05: demo moved to Friday" may be the next Friday)."""
+    day = WEEKDAYS.index(line[start:end].lower())
+    beside = dates.beside(line, start, end)
+    if beside:
+        return any(day in d.weekdays for d in beside)
+    if _LABEL_LEAD.match(line, 0, start) and _LABEL_AFTER.match(line, end):
+        dated = (d for part in (dates.on_line, dates.above()) for d in part)
+        if any(day in d.weekdays for d in dated):
+            return True
+    return None

@@ -208,12 +208,16 @@ def _join(out: list[str], notes: list[str]) -> str:
 
 
 def _glob_part(part: str) -> str:
-    """One path component of a glob pattern as a regex: `*`, `?` and `[...]` stay in it."""
+    """One path component of a glob pattern as a regex: `*`, `?` and `[...]` stay in it. A `[`
+    with no `]` after it is a plain `[`: the last `]` is looked up once, since searching the rest
+    of the pattern again at every `[` was quadratic (a model's pattern of 1 Mi `[`: 8 s before
+    its length was refused; redos44)."""
     out: list[str] = []
     i = 0
+    last_close = part.rfind("]")
     while i < len(part):
         ch = part[i]
-        close = part.find("]", i + 2) if ch == "[" else -1
+        close = part.find("]", i + 2) if ch == "[" and last_close >= i + 2 else -1
         if ch == "*":
             out.append("[^/]*")
         elif ch == "?":
@@ -235,6 +239,11 @@ def glob_matcher(pattern: str) -> tuple[LineMatcher, int | None]:
     if pattern.startswith("/") or os.path.isabs(pattern):
         raise ValueError("'pattern' must be relative to 'path' (e.g. '**/*.md')")
     parts = [p for p in pattern.split("/") if p not in ("", ".")]
+    if sum(map(len, parts)) > TOOL_GREP_PATTERN_MAX_CHARS:  # its regex is at least as long
+        raise GrepPatternError(
+            f"the glob pattern is {len(pattern):,} characters, over the "
+            f"{TOOL_GREP_PATTERN_MAX_CHARS:,}-character limit; match with a shorter pattern"
+        )
     regex = ""
     for i, part in enumerate(parts):
         last = i == len(parts) - 1

@@ -263,6 +263,24 @@ def test_only_file_diff_makes_a_unified_diff() -> None:
     assert callers == []
 
 
+def test_only_shell_lexer_splits_shell_words() -> None:
+    """A shell command's words are formats.shell_lexer's: shlex's own lexer grows each word a
+    character at a time, quadratic in a word's length (redos44), so no module calls shlex.shlex
+    or shlex.split (shlex.quote, which makes a word, is allowed)."""
+    splitters = {"shlex.shlex", "shlex.split"}
+    callers = [
+        f"{name}:{call.lineno} {dotted}"
+        for name, tree in _modules()
+        for dotted, call in _calls(tree)
+        if dotted in splitters
+    ] + [
+        f"{name}: from shlex import a splitter"
+        for name, tree in _modules()
+        if _imported_names(tree, "shlex") & {"shlex", "split"}
+    ]
+    assert callers == []
+
+
 def test_only_spec_text_escapes_html() -> None:
     """Every HTML value a widget builds from data goes through spec.text.html_safe (`&`, `<`,
     `>` and both quotes); a second escaper would drift from it (one that left `'` as it is
@@ -539,6 +557,7 @@ def test_every_home_named_here_exists() -> None:
         "memdir_nb.clock",
         "memdir_nb.spec.text",
         "memdir_nb.formats.file_diff",
+        "memdir_nb.formats.shell_lexer",
         CONSTANTS,
         *OPENS_OUTSIDE_STORAGE,
         *RAW_STREAM_USERS,

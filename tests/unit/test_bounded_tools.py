@@ -8,6 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
+import re2  # type: ignore[import-untyped]
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memdir_nb.extract import ToolRunner
 from memdir_nb.spec.constants import TOOL_GLOB_MAX_ENTRIES, TOOL_GREP_FILE_MAX_BYTES
@@ -152,3 +155,43 @@ def test_a_read_of_a_path_no_file_system_takes_is_refused_before_it_is_resolved(
     base = f"{tmp_path}/" if where == "inside" else "/"
     with pytest.raises(OSError, match="the limit is"):
         ToolReader(tmp_path).read(base + "a/" * 300_000 + "b.md", 1_000)
+
+
+def _glob_part_before_redos44(part: str) -> str:
+    """The glob component rule as it was, searching for a `]` at every `[` (the oracle)."""
+    out: list[str] = []
+    i = 0
+    while i < len(part):
+        ch = part[i]
+        close = part.find("]", i + 2) if ch == "[" else -1
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif close > 0 and "/" not in part[i:close]:
+            body = part[i + 1 : close]
+            body = "^" + body[1:] if body.startswith("!") else body
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = close
+        else:
+            out.append(re2.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+@given(st.lists(st.sampled_from(["[", "]", "[!", "a", "*", "?", "\\", ".", "é"]), max_size=16))
+def test_a_glob_component_becomes_the_same_regex_with_its_brackets_looked_up_once(
+    pieces: list[str],
+) -> None:
+    part = "".join(pieces)
+    assert bounded_tools._glob_part(part) == _glob_part_before_redos44(part)
+
+
+def test_a_glob_pattern_whose_regex_would_pass_the_limit_is_refused_before_it_is_read() -> None:
+    """Each step of a glob is at least as long as a regex, so one with more characters than a
+    model's regex may hold is refused by its length at once (redos44: a million `[` were
+    translated for 5.8 s, quadratically, before the regex's length was refused)."""
+    with pytest.raises(bounded_tools.GrepPatternError, match="glob pattern is 1,048,576 char"):
+        bounded_tools.glob_matcher("[" * 1024 * 1024)
+    matcher, depth = bounded_tools.glob_matcher("./" * 5_000 + "*.md")  # `.` steps are dropped
+    assert matcher.search("x.md") is not None and depth == 1

@@ -5,7 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from memdir_nb.spec import dates
 from memdir_nb.spec.counted_spans import a_numbered_period
 from memdir_nb.spec.dates import (
     convert_relative_dates,
@@ -670,3 +673,61 @@ def test_end_of_a_numbered_week_or_month_is_a_plans_period_and_no_relative_date(
     assert find_relative_dates(text) == []
     assert convert_relative_dates(text, WEDNESDAY) == (text, [])
     assert [h.phrase for h in find_relative_dates("Ship by end of week.")] == ["end of week"]
+
+
+# redos44: the checks around each phrase of a line asked every quote, phrase and range of the
+# line before it, and every bare weekday searched the whole line before it for "every":
+# quadratic ("Monday " 36,000 times in one 256 KiB memory: 200 s a read)
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=8))
+def test_a_span_set_covers_a_position_when_one_of_its_spans_does(
+    spans: list[tuple[int, int]],
+) -> None:
+    covered = dates._Spans(spans)
+    for pos in range(-1, 32):
+        assert covered.covers(pos) == any(s <= pos < e for s, e in spans)
+
+
+_CUE_PIECES = ["every", "each", "on alternate", "a", "no", "bi-weekly", " ", "  ", "\t", "\u00a0"]
+
+
+@given(st.lists(st.sampled_from([*_CUE_PIECES, "x", "ya", "-", "on"]), max_size=10))
+def test_a_recurring_cue_is_found_before_a_weekday_as_in_the_whole_line_before_it(
+    pieces: list[str],
+) -> None:
+    line = "".join(pieces) + "Monday"
+    for start in range(len(line) + 1):
+        whole_line_before = dates._RECURRING_BEFORE.search(line[:start]) is not None
+        assert dates._recurring_before(line, start) == whole_line_before
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("Monday " * 36_000, 36_000),  # each a bare weekday, reported
+        ("every Monday " * 20_000, 0),  # each made recurring by the cue before it
+        ("Tuesday to Thursday " * 13_000, 0),  # ranges: a weekly schedule
+        ('"Monday" ' * 28_000, 0),  # quoted
+        ('"a" ' * 30_000 + "tomorrow " * 15_000, 15_000),  # many quotes, then the phrases
+        ("next Monday " * 20_000, 20_000),  # a phrase, its weekday not counted again
+        ("2026-12-25 (Friday) " * 12_000, 0),  # each the weekday of the date beside it
+        ("Friday: closed 2026-12-24, " * 8_000, 8_000),  # a label and a date of another day
+    ],
+    ids=[
+        "weekdays",
+        "recurring",
+        "ranges",
+        "quoted",
+        "quotes-then-phrases",
+        "phrases",
+        "dated-weekdays",
+        "mislabelled-weekdays",
+    ],
+)
+def test_a_long_line_of_phrases_quotes_and_ranges_is_read_phrase_by_phrase(
+    line: str, found: int
+) -> None:
+    hits = dates.find_relative_dates(line)
+    assert len(hits) == found
+    assert all(hit.phrase == line[hit.start : hit.end] for hit in hits)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from memdir_nb.formats.memory_timeline import MemoryPaths
 from memdir_nb.formats.transcript_paths import (
     other_project_memory_key,
+    project_memory_keys,
     project_memory_parts,
     rooted,
     slashed,
@@ -72,3 +73,16 @@ def test_a_key_given_besides_the_dirs_own_reads_that_keys_memory_paths_as_this_d
     assert paths.relative("/h/projects/-srv-work-kiln/memory/b.md") == "b.md"
     assert paths.relative("/x/projects/-media-old-other/memory/a.md") is None
     assert MemoryPaths("/h/projects/-srv-work-kiln/memory").relative(moved) is None
+
+
+def test_a_path_naming_thousands_of_memory_dirs_is_read_each_place_once() -> None:
+    """redos44: the rest of the path after every place was cut even where no caller wanted it,
+    quadratic in the places (12,800 of them in a 256 KiB path: 0.7 s to list them)."""
+    other = "/x/projects/-srv-other/memory" * 14_000
+    path = other + "/h/projects/-home-me-app/memory/notes/a.md"
+    assert list(project_memory_keys(path)) == [key for key, _ in project_memory_parts(path)]
+    assert len(list(project_memory_keys(path))) == 14_001
+    assert MemoryPaths("/elsewhere/projects/-home-me-app/memory").relative(path) == "notes/a.md"
+    assert MemoryPaths("/elsewhere/projects/-srv-none/memory").relative(path) is None
+    windows = "C:\\h\\projects\\-home-me-app\\memory\\b.md"
+    assert list(project_memory_keys(windows)) == ["-home-me-app"]

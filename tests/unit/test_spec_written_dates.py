@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from memdir_nb.spec.written_dates import full_dates
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memdir_nb.spec.written_dates import LineDates, full_dates, weekday_of_a_written_date
 
 FRIDAY = 4
 
@@ -40,3 +44,43 @@ def test_a_slash_date_read_both_ways_gives_both_weekdays() -> None:
 )
 def test_a_date_without_its_year_or_naming_no_real_day_is_no_full_date(line: str) -> None:
     assert full_dates(line) == []
+
+
+_PIECES = ["2026-12-25", "2026-12-24", "Friday", "Thursday", " ", ", ", "(", ")", ": ", "x", "\n"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=12))
+def test_the_dates_beside_a_weekday_are_those_every_date_of_the_line_is_checked_for(
+    pieces: list[str],
+) -> None:
+    # the merge of real44 and redos44: only the nearest date on each side is checked, so a long
+    # line of weekdays and dates is read once; the answer is the one checking every date
+    line = "".join(pieces)
+    dates = LineDates(line, "")
+    for m in re.finditer(r"Friday|Thursday", line):
+        every = [
+            d
+            for d in full_dates(line)
+            if (d.start >= m.end() and not line[m.end() : d.start].strip(" ,("))
+            or (d.end <= m.start() and not line[d.end : m.start()].strip(" ,()"))
+        ]
+        assert dates.beside(line, m.start(), m.end()) == every
+
+
+@pytest.mark.parametrize(
+    ("line", "above", "named"),
+    [
+        ("2026-12-25 (Friday)", "", True),
+        ("2026-12-25 (Thursday)", "", False),
+        ("Friday: office closed", "## 2026-12-25", True),
+        ("Friday: office closed", "## 2026-12-24", None),
+        ("the demo moved to Friday", "## 2026-12-25", None),
+    ],
+)
+def test_a_full_date_decides_a_weekday_beside_it_or_one_labelling_its_line(
+    line: str, above: str, named: bool | None
+) -> None:
+    word = re.search(r"Friday|Thursday", line)
+    assert word is not None
+    dates = LineDates(line, above)
+    assert weekday_of_a_written_date(line, word.start(), word.end(), dates) is named

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
@@ -18,6 +22,7 @@ from memdir_nb.formats.wikilinks import (
     scopes_a_link_sees,
     shown_link,
 )
+from memdir_nb.formats.wikilinks import _code_spans as code_spans
 
 
 def test_the_names_a_memory_links_are_read_without_their_label_or_heading() -> None:
@@ -264,3 +269,35 @@ def test_a_name_that_no_link_can_hold_is_linked_by_the_files_stem(name: str) -> 
     )
     assert names_to_link("kiln-firing", "project_kiln_firing")[0] == "kiln-firing"
     assert names_to_link(name, "a#b") == (None,) * 7  # no form reads back: the link is left
+
+
+# the inline code spans as a backreference regex finds them (the rule before redos44), kept as
+# the oracle: quadratic on a long backtick run, so only short lines are drawn
+_SPAN_ORACLE = re.compile(r"(`+)[^`\n]*?\1")
+
+
+@given(st.lists(st.sampled_from(["`", "``", "```", "a", " ", "\n", "[[a]]"]), max_size=20))
+def test_code_spans_are_those_of_the_backreference_rule(pieces: list[str]) -> None:
+    line = "".join(pieces)
+    assert code_spans(line) == [m.span() for m in _SPAN_ORACLE.finditer(line)]
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("[[kiln-days]] " + "`" * 262_143, {"kiln-days"}),  # a whole memory file of backticks
+        # (not at the line's start, where a run of backticks is a fence)
+        ("a " + "`" * 100_000 + " [[kiln-days]] " + "`" * 100_000, set()),  # closed: code
+        ("a " + "`" * 100_000 + " [[kiln-days]] " + "`" * 99_999, {"kiln-days"}),  # by fewer
+        ("a " + "`" * 100_001 + "[[kiln-days]]", {"kiln-days"}),  # unclosed: opens nothing
+    ],
+    ids=["run-after-link", "closed-run", "shorter-closer", "unclosed-run"],
+)
+def test_a_link_beside_a_long_backtick_run_is_read_by_the_code_span_rule(
+    line: str, names: set[str]
+) -> None:
+    """A run of n backticks opens code that only a run of at least n closes (redos44: such a
+    line once cost time quadratic in n, 3.3 s a read at a memory file's 256 KiB)."""
+    assert linked_names(line) == names
+    found = first_link(line)
+    assert (found[2] if found else None) == next(iter(names), None)
