@@ -43,6 +43,7 @@ from memdir_nb.storage.index_rebuild import (
     rebuild_in_transaction,
     refuse_folder_of_memory_dirs,
 )
+from memdir_nb.storage.index_writes import cited_line, put_index_line, remove_index_line
 from memdir_nb.storage.link_report import LinksLeft, LinkSnapshot
 from memdir_nb.storage.memory_filenames import (
     free_memory_filename,
@@ -195,27 +196,29 @@ class MemoryStore:
         hook: str,
         *,
         keep_existing: bool = False,
+        line: str | None = None,
     ) -> None:
-        """Point the scope's index at plain; with keep_existing a line already there is left as written."""
+        """Point the scope's index at plain (storage.index_writes): with the line save writes,
+        or `line` as given (a cited line a move carries). A line there that cites a source is
+        left as written, with a warning: rewriting it would drop the person's citation."""
         entry_path = self._scope_dir(scope) / ENTRYPOINT_NAME
-        read = tx.read_text(entry_path)
-        current = read or ""
-        if keep_existing and any(e.target == plain for e in index.parse_index(current)):
-            return
-        line = index.format_index_entry(title, plain, hook)
-        updated = index.upsert_index_entry(current, line, plain)
-        tx.write_edit(entry_path, read, updated)  # a person's edit meanwhile is kept
-        self.last_index_verdict = index.index_cap_verdict(updated)
+        wanted = line if line is not None else index.format_index_entry(title, plain, hook)
+        done = put_index_line(tx, entry_path, plain, wanted, keep_existing=keep_existing)
+        if done.verdict is not None:
+            self.last_index_verdict = done.verdict
+        if done.outcome == "kept-cited":
+            msg = (
+                f"{self._rel(scope, plain)}: its line in {ENTRYPOINT_NAME} cites a source, so "
+                f"it was kept as written rather than rewritten to [{title}] — {hook}; edit that "
+                "line by hand to match, keeping the citation"
+            )
+            self.warnings.append(msg)
+            log.warning(msg)
 
     def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
-        entry_path = self._scope_dir(scope) / index.ENTRYPOINT_NAME
-        current = tx.read_text(entry_path) or ""
-        if not current:
-            return
-        updated = index.remove_index_entry(current, plain)
-        if updated != current:
-            tx.write_edit(entry_path, current, updated)
-            self.last_index_verdict = index.index_cap_verdict(updated)
+        verdict = remove_index_line(tx, self._scope_dir(scope) / ENTRYPOINT_NAME, plain)
+        if verdict is not None:
+            self.last_index_verdict = verdict
 
     def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str, str]:
         text = tx.read_text(path)
@@ -434,8 +437,10 @@ class MemoryStore:
                     f"two before you {verb} {rel}"
                 )
             # the indexes first: one that cannot be rewritten stops the step before the move
+            carried = cited_line(tx, self._scope_dir(src_scope) / ENTRYPOINT_NAME, plain)
             self._remove_index_line(tx, src_scope, plain)
-            self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
+            title, hook = fm.name.strip(), fm.description.strip()
+            self._write_index_line(tx, dst_scope, plain, title, hook, line=carried)
             tx.move(source, target)  # into team: the raw file is scanned for secrets
         self._links_left(links.left_dangling({rel: plain}), f"{rel}, now private as {plain},")
         return dst_dir / plain

@@ -527,6 +527,17 @@ def test_demote_moves_back_to_private_and_updates_both_indexes(
     assert index_targets(mem) == ["project_freeze.md"]
 
 
+def test_a_promote_carries_a_cited_index_line_as_written(store: MemoryStore, mem: Path) -> None:
+    # real44: the line the team index got was written anew from the header, and the person's
+    # citation on the private line was gone with it
+    save_feedback(store)
+    cited = "- [DB rule](feedback_testing_policy.md) — real DB in tests [^outage]"
+    (mem / "MEMORY.md").write_text(f"{cited}\n\n[^outage]: the 2026-03 outage review\n")
+    store.promote("feedback_testing_policy.md")
+    assert (mem / "team" / "MEMORY.md").read_text() == cited + "\n"
+    assert index_targets(mem) == []
+
+
 def test_promote_refuses_user_memories(store: MemoryStore, mem: Path) -> None:
     store.save("Role", "Senior backend engineer, new to Rust", "user", "x")
     before = snapshot(mem)
@@ -594,6 +605,35 @@ def test_a_body_only_update_keeps_the_index_line_a_person_wrote(
     store.update("feedback_testing_policy.md", description="Real database in every SQL test")
     assert "— Real database in every SQL test" in (mem / "MEMORY.md").read_text()
     assert (mem / "MEMORY.md").read_text().startswith("## Tests\n")
+
+
+def test_an_update_keeps_an_index_line_that_cites_a_source_and_says_so(
+    store: MemoryStore, mem: Path
+) -> None:
+    # real44: a person cites where a hook's fact comes from; an update with a new description
+    # rewrote the line from the new header, and the citation was gone
+    save_feedback(store)
+    own = (
+        "- [DB rule](feedback_testing_policy.md) — real database in tests "
+        "(source: the 2026-03 outage review)\n"
+    )
+    (mem / "MEMORY.md").write_text(own)
+    store.update("feedback_testing_policy.md", description="Real database in every SQL test")
+    assert (mem / "MEMORY.md").read_text() == own
+    assert (
+        "description: Real database in every SQL test"
+        in (mem / "feedback_testing_policy.md").read_text()
+    )
+    [warning] = [w for w in store.warnings if "cites a source" in w]
+    assert warning.startswith("feedback_testing_policy.md: its line in MEMORY.md cites a source")
+    assert "Real database in every SQL test" in warning and "by hand" in warning
+
+
+def test_an_update_still_rewrites_a_line_that_cites_nothing(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    store.update("feedback_testing_policy.md", description="Real database in every SQL test")
+    assert "— Real database in every SQL test" in (mem / "MEMORY.md").read_text()
+    assert not [w for w in store.warnings if "cites a source" in w]
 
 
 # --- list and rebuild -----------------------------------------------------------------------
