@@ -123,8 +123,8 @@ class LedgerTally:
         for path in tracked:
             if not isinstance(path, str) or not path.strip():
                 continue
-            path = path[:_PATH_MAX_CHARS]
-            if path in self._tracked:
+            path = _kept_path(path)
+            if not path or path in self._tracked:
                 continue
             if len(self._tracked) >= TRACKED_FILES_KEPT:
                 self._more_tracked = True
@@ -183,6 +183,17 @@ class LedgerTally:
             cost_usd=self._cost,
             costed_messages=self._costed,
         )
+
+
+def _kept_path(path: str) -> str:
+    """path, or for one past _PATH_MAX_CHARS its folders within the cap and "/…" ("" with no
+    folder there): cut inside a name, its kept head (a credential's first characters) was no
+    longer the shape the masker redacts where the note is shown (attack44). A real file's
+    name is at most NAME_MAX (255) bytes, so the cut drops one name only."""
+    if len(path) <= _PATH_MAX_CHARS:
+        return path
+    folders, slash, _ = path[:_PATH_MAX_CHARS].rpartition("/")
+    return folders + "/…" if slash else ""
 
 
 def _tokens(usage: Mapping[str, Any]) -> tuple[tuple[int, ...], int]:

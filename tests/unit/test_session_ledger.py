@@ -164,3 +164,16 @@ def test_counts_and_costs_past_any_real_message_are_bad_and_the_totals_stay_json
     assert ledger.input_tokens == TOKENS_MAX and ledger.cost_usd == COST_USD_MAX + 1
     assert ledger.bad_fields >= 8
     json.dumps(dataclasses.asdict(ledger), allow_nan=False)
+
+
+@pytest.mark.parametrize("head", [4, 16, 30])
+def test_a_tracked_path_past_the_cap_keeps_whole_folders_never_a_names_head(head: int) -> None:
+    # attack44: the path was cut at 1,000 characters inside its last name, and a token there
+    # kept its head (26 of its 36 secret characters), which the masker no longer knew
+    token = "ghp_" + "R4nd0mT0k3nV4lu3" * 2 + "x9Yq"
+    folder = "/w/" + "d" * (1_000 - head - 4)
+    backups = {folder + "/" + token + ".txt": {}, "x" * 1_200: {}}
+    ledger = ledger_of(
+        [{"type": "file-history-snapshot", "snapshot": {"trackedFileBackups": backups}}]
+    )
+    assert ledger.tracked_files == (folder + "/\u2026",)
