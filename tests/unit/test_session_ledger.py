@@ -172,7 +172,7 @@ def test_a_tracked_path_past_the_cap_keeps_whole_folders_never_a_names_head(head
     # kept its head (26 of its 36 secret characters), which the masker no longer knew
     token = "ghp_" + "R4nd0mT0k3nV4lu3" * 2 + "x9Yq"
     folder = "/w/" + "d" * (1_000 - head - 4)
-    backups = {folder + "/" + token + ".txt": {}, "x" * 1_200: {}}
+    backups: dict[str, object] = {folder + "/" + token + ".txt": {}, "x" * 1_200: {}}
     ledger = ledger_of(
         [{"type": "file-history-snapshot", "snapshot": {"trackedFileBackups": backups}}]
     )
