@@ -13,8 +13,8 @@ feeds each record here, within read_session's line and byte caps):
   message is written as several records, one per content block, each with the message's
   ``id`` and usage: a message is counted once, with the usage of its last record.
 
-A value of the wrong JSON type (a string, a negative or non-integral number, a bool) is counted
-in ``bad_fields`` and left out; a message with no usage at all in ``no_usage``; a snapshot that
+A value of the wrong JSON type (a string, a negative or non-integral number, a bool) or past
+TOKENS_MAX or COST_USD_MAX is counted in ``bad_fields`` and left out; a message with no usage at all in ``no_usage``; a snapshot that
 is not a map in ``bad_snapshots``. Nothing here raises on a record's content.
 """
 
@@ -37,6 +37,11 @@ TRACKED_FILES_KEPT = 200  # the distinct tracked paths kept, in the order first 
 _PATH_MAX_CHARS = 1_000  # a tracked path kept is cut here (a crafted one may be any length)
 _OPEN_MESSAGES = 16  # messages whose records may still come (interleaved agents), by id
 _ID_MAX_CHARS = 200
+# One message's largest believable count and cost (attack44): a crafted record's 1e308 dollars
+# summed to inf, which the kernel's JSON refuses (the replay widget's `ledger` state), and a
+# count of 10**30 tokens is past what the page's numbers hold exactly; either is a bad field.
+TOKENS_MAX = 2**31  # every context window and answer is far smaller
+COST_USD_MAX = 10_000.0
 
 
 @dataclass(frozen=True)
@@ -118,8 +123,8 @@ class LedgerTally:
         for path in tracked:
             if not isinstance(path, str) or not path.strip():
                 continue
-            path = path[:_PATH_MAX_CHARS]
-            if path in self._tracked:
+            path = _kept_path(path)
+            if not path or path in self._tracked:
                 continue
             if len(self._tracked) >= TRACKED_FILES_KEPT:
                 self._more_tracked = True
@@ -180,6 +185,17 @@ class LedgerTally:
         )
 
 
+def _kept_path(path: str) -> str:
+    """path, or for one past _PATH_MAX_CHARS its folders within the cap and "/…" ("" with no
+    folder there): cut inside a name, its kept head (a credential's first characters) was no
+    longer the shape the masker redacts where the note is shown (attack44). A real file's
+    name is at most NAME_MAX (255) bytes, so the cut drops one name only."""
+    if len(path) <= _PATH_MAX_CHARS:
+        return path
+    folders, slash, _ = path[:_PATH_MAX_CHARS].rpartition("/")
+    return folders + "/…" if slash else ""
+
+
 def _tokens(usage: Mapping[str, Any]) -> tuple[tuple[int, ...], int]:
     """The usage's four counts (a missing one is 0) and how many were of the wrong type."""
     counts, bad = [], 0
@@ -187,7 +203,7 @@ def _tokens(usage: Mapping[str, Any]) -> tuple[tuple[int, ...], int]:
         value = usage.get(name)
         if value is None:
             counts.append(0)
-        elif type(value) is int and value >= 0:
+        elif type(value) is int and 0 <= value <= TOKENS_MAX:
             counts.append(value)
         else:
             counts.append(0)
@@ -201,7 +217,7 @@ def _cost(value: object) -> tuple[float | None, int]:
         return None, 0
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None, 1
-    return (float(value), 0) if math.isfinite(value) and value >= 0 else (None, 1)
+    return (float(value), 0) if math.isfinite(value) and 0 <= value <= COST_USD_MAX else (None, 1)
 
 
 def ledger_of(records: Iterable[Mapping[str, Any]]) -> SessionLedger:

@@ -262,10 +262,26 @@ def in_style(edited: str, end: str) -> str:
     return edited if end == "\n" else edited.replace("\n", end)
 
 
+_CUT_WORD_MAX = 256  # longer than any credential's shape the secret scan knows
+
+
 def cap_text(text: str, limit: int) -> str:
     """text cut to limit characters and marked " [...]", for what a transcript reader keeps
-    (a session's prompts, notes and results: formats.session_model and the modules beside it)."""
-    return text if len(text) <= limit else text[:limit] + " [...]"
+    (a session's prompts, notes and results: formats.session_model and the modules beside it).
+
+    A word the limit would cut, begun at most _CUT_WORD_MAX characters before it, goes whole:
+    a credential cut there kept its first characters ("ghp_" and 26 of its 36) and no longer
+    had the shape the masker redacts where the text is shown (attack44). A longer word is cut.
+    """
+    if len(text) <= limit:
+        return text
+    kept = text[:limit]
+    if not text[limit].isspace():
+        for at in range(limit - 1, max(limit - _CUT_WORD_MAX, 0) - 1, -1):
+            if kept[at].isspace():
+                kept = kept[:at].rstrip()
+                break
+    return kept + " [...]"
 
 
 def clip(text: str, limit: int = 80) -> str:

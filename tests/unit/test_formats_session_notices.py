@@ -118,3 +118,14 @@ def test_a_sessions_last_prompt_record_is_read_and_is_no_turn(tmp_path: Path) ->
         "Resize the gallery photos.",
         "And the stylesheet?",
     ]
+
+
+def test_a_credential_across_a_notes_cap_is_kept_whole_for_the_masker_or_not_at_all() -> None:
+    # attack44: the cap kept a pasted token's head (26 of its 36 secret characters), which
+    # redact_secrets no longer knew, so `sessions --json` showed it
+    token = "ghp_" + "R4nd0mT0k3nV4lu3" * 2 + "x9Yq"
+    notices = SessionNotices()
+    for head in (8, 20, 30):
+        prompt = "y" * (SESSION_NOTE_MAX_CHARS - head - 1) + " " + token + " please"
+        notices.take({"type": "last-prompt", "lastPrompt": prompt}, "last-prompt", 1)
+        assert notices.last_prompt is not None and "ghp_" not in notices.last_prompt

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -102,6 +103,26 @@ def _reference_rows(collapsed: list[str]) -> tuple[list[str | None], set[int]]:
     return rows, cited
 
 
+def _reference_passes(
+    rows: list[str | None], cited: set[int], fits: Callable[[str], bool]
+) -> tuple[set[int], ...]:
+    """The cited lines kept, then none if the index is still over; none from the start when
+    the cited lines alone are over a cap (attack44)."""
+    if cited and not fits("".join(f"{rows[i]}\n" for i in cited)):
+        return (set(),)
+    return (cited, set())
+
+
+def _reference_drop_emptied(rows: list[str | None], had: set[str], text: str) -> None:
+    """The headings a removal emptied (in had, not in text's sections) dropped, last first."""
+    emptied = had - _sections_with_lines(text)
+    for heading in sorted(emptied, key=rows.index, reverse=True):  # last first, as the fit
+        pos = rows.index(heading)
+        rows[pos] = None
+        _reference_went(rows, pos)
+        had.discard(heading)
+
+
 def _reference_fit(text: str, order: tuple[str, ...]) -> str:
     """dream's fitting as it was written before index_batch (one removal per pass, each line
     checked alone), with the headings emptied by a removal dropped right after it, and after
@@ -127,22 +148,18 @@ def _reference_fit(text: str, order: tuple[str, ...]) -> str:
     if fits("\n".join(collapsed) + "\n"):
         return "\n".join(collapsed) + "\n"
     had = _sections_with_lines(now())
-    for target in order:
-        if fits(now()):
-            break
-        mine = [i for i, row in enumerate(rows) if row and _is_entry_for(row, target)]
-        if cited.intersection(mine):
-            continue
-        for i in mine:
-            rows[i] = None
-        for i in mine:
-            _reference_went(rows, i)
-        emptied = had - _sections_with_lines(now())
-        for heading in sorted(emptied, key=rows.index, reverse=True):  # last first, as the fit
-            pos = rows.index(heading)
-            rows[pos] = None
-            _reference_went(rows, pos)
-            had.discard(heading)
+    for protected in _reference_passes(rows, cited, fits):
+        for target in order:
+            if fits(now()):
+                return now()
+            mine = [i for i, row in enumerate(rows) if row and _is_entry_for(row, target)]
+            if protected.intersection(mine):
+                continue
+            for i in mine:
+                rows[i] = None
+            for i in mine:
+                _reference_went(rows, i)
+            _reference_drop_emptied(rows, had, now())
     return now()
 
 
@@ -640,3 +657,20 @@ def test_a_fit_keeps_a_cited_line_as_written_and_never_drops_its_pointer() -> No
         assert line in fitted.split("\n")
     assert "- [Note 0](note_0.md)" not in fitted  # uncited pointers went instead
     assert len(fitted.rstrip("\n").split("\n")) <= index.MAX_ENTRYPOINT_LINES
+
+
+def test_lines_that_merely_look_cited_never_keep_an_index_over_its_caps() -> None:
+    # attack44: every hook linking the next memory read as cited, and the fit kept all 400
+    # lines (Claude Code loads 200); one cited line of 40 KB made the fit drop the 399 other
+    # pointers and still left the index over the byte cap
+    order = tuple(f"m{i}.md" for i in range(400))
+    linked = [
+        f"- [m{i}](m{i}.md) \u2014 thing {i}, see [m{i + 1}](m{i + 1}.md)" for i in range(400)
+    ]
+    fitted = fit_index("\n".join(linked) + "\n", order).splitlines()
+    assert len(fitted) == index.MAX_ENTRYPOINT_LINES and fitted[0].startswith("- [m200](")
+    plain = [f"- [m{i}](m{i}.md) \u2014 thing {i}" for i in range(1, 400)]
+    big = "- [m0](m0.md) \u2014 " + "word " * 8_000 + "(source: me)"
+    fitted = fit_index("\n".join([big, *plain]) + "\n", order).splitlines()
+    assert len(fitted) == index.MAX_ENTRYPOINT_LINES and fitted[-1] == plain[-1]
+    assert all(len(line) < 100 for line in fitted)

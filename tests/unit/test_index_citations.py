@@ -48,3 +48,22 @@ def test_a_hook_that_names_where_its_fact_comes_from_cites(hook: str) -> None:
 )
 def test_a_hook_naming_no_source_does_not_cite(hook: str) -> None:
     assert not cites(hook)
+
+
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize(
+    ("hook", "cited"),
+    [
+        ("[^" * 200_000, False),  # every "[^" opens a marker that never closes
+        ("[^a" * 130_000, False),
+        ("[^a" * 130_000 + " [^1]", True),  # the real marker after them is still found
+        ("](" * 200_000, False),
+        ("(see " * 80_000, False),
+        ("docs :" * 60_000, False),
+    ],
+    ids=["carets", "carets-and-labels", "then-a-marker", "link-halves", "open-sees", "labels"],
+)
+def test_a_hook_of_unclosed_citation_openers_is_read_in_linear_time(hook: str, cited: bool) -> None:
+    # attack44: the footnote marker's label ran to the hook's end from each "[^" (400,000
+    # characters: minutes); a fit asks this of every line of an index
+    assert cites(hook) is cited

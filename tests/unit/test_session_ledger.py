@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 
 import pytest
 
 from memdir_nb.formats.session_ledger import (
+    COST_USD_MAX,
+    TOKENS_MAX,
     TRACKED_FILES_KEPT,
     SessionLedger,
     ledger_of,
@@ -131,3 +135,45 @@ def test_a_transcript_with_neither_record_has_an_empty_ledger(tmp_path: Path) ->
     path.write_text('{"type":"user","message":{"role":"user","content":"hi"}}\n', encoding="utf-8")
     ledger = read_session(path).ledger
     assert ledger.is_empty and ledger.total_tokens == 0 and ledger.cost_usd is None
+
+
+def test_counts_and_costs_past_any_real_message_are_bad_and_the_totals_stay_json(
+    tmp_path: Path,
+) -> None:
+    # attack44: two records of 1e308 dollars summed to inf, which the kernel's JSON refuses
+    # (allow_nan=False) when the replay widget sends its `ledger` state; 10**30 tokens were
+    # summed as given. Read from a file, with JSON's NaN and Infinity literals and a count of
+    # more digits than int() reads beside them.
+    answers = [
+        f'{{"type":"assistant","message":{{"id":"m{i}","usage":{{"input_tokens":{tokens}}}}},'
+        f'"costUSD":{cost}}}'
+        for i, (tokens, cost) in enumerate(
+            [
+                (10**30, "1e308"),
+                (TOKENS_MAX + 1, "1e308"),
+                ("NaN", "Infinity"),
+                ("-Infinity", "NaN"),
+                ("9" * 5000, "1"),
+                (TOKENS_MAX, repr(COST_USD_MAX)),
+            ]
+        )
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(answers) + "\n", encoding="utf-8")
+    ledger = read_session(path).ledger
+    assert ledger.input_tokens == TOKENS_MAX and ledger.cost_usd == COST_USD_MAX + 1
+    assert ledger.bad_fields >= 8
+    json.dumps(dataclasses.asdict(ledger), allow_nan=False)
+
+
+@pytest.mark.parametrize("head", [4, 16, 30])
+def test_a_tracked_path_past_the_cap_keeps_whole_folders_never_a_names_head(head: int) -> None:
+    # attack44: the path was cut at 1,000 characters inside its last name, and a token there
+    # kept its head (26 of its 36 secret characters), which the masker no longer knew
+    token = "ghp_" + "R4nd0mT0k3nV4lu3" * 2 + "x9Yq"
+    folder = "/w/" + "d" * (1_000 - head - 4)
+    backups: dict[str, object] = {folder + "/" + token + ".txt": {}, "x" * 1_200: {}}
+    ledger = ledger_of(
+        [{"type": "file-history-snapshot", "snapshot": {"trackedFileBackups": backups}}]
+    )
+    assert ledger.tracked_files == (folder + "/\u2026",)

@@ -17,6 +17,7 @@ from memdir_nb.spec import text as spec_text
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
     as_lf,
+    cap_text,
     fence_change,
     first_unsafe_char,
     general_words_and_breaks,
@@ -340,3 +341,22 @@ def test_content_holding_a_nul_byte_is_not_text_read_as_bytes_or_decoded() -> No
     assert not is_not_text(latin1) and not is_not_text(latin1.decode("utf-8", "replace"))
     binary = b"\x89PNG\r\n\x1a\n\x00\x00"
     assert is_not_text(binary) and is_not_text(binary.decode("utf-8", "replace"))
+
+
+GH_TOKEN_SHAPE = "ghp_" + "R4nd0mT0k3nV4lu3" * 2 + "x9Yq"
+
+
+@pytest.mark.parametrize("kept", [4, 12, 16, 24, 30, 39])
+def test_a_capped_text_never_keeps_the_head_of_a_word_the_cap_cuts(kept: int) -> None:
+    # attack44: a credential the cap cut kept its head ("ghp_R4nd0mT0k3nV4lu3R4nd0mT0k3", 26
+    # of its 36 secret characters), which the masker no longer knew as a token
+    text = "y" * (500 - kept - 1) + " " + GH_TOKEN_SHAPE + " and more"
+    capped = cap_text(text, 500)
+    assert capped == "y" * (500 - kept - 1) + " [...]"
+    assert "ghp_" not in capped
+
+
+def test_a_capped_text_cuts_a_word_longer_than_any_credential() -> None:
+    assert cap_text("x" * 600, 500) == "x" * 500 + " [...]"
+    assert cap_text("a " + "x" * 600, 500) == "a " + "x" * 498 + " [...]"
+    assert cap_text("a b", 500) == "a b" and cap_text("a b c", 3) == "a b [...]"
