@@ -159,7 +159,7 @@ def ledger_notes(replay: SessionReplay) -> list[str]:
     """The session's ledger (formats.session_ledger) as notes, one line each, made as the
     replay's notes are (a tracked path may hold anything: redacted unless the replay shows
     secrets, every control and bidi character an escape): the tokens its answers recorded,
-    then its file-history snapshots and the files they track. None for a session with
+    then its file-history snapshots and the files they track. Empty for a session with
     neither."""
     ledger = replay.session.ledger
     notes = []
