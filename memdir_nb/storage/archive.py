@@ -25,9 +25,10 @@ import json
 import os
 import stat
 import tempfile
+import time
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
@@ -66,7 +67,14 @@ from memdir_nb.storage.import_report import (
 )
 from memdir_nb.storage.line_reader import open_regular
 from memdir_nb.storage.name_twins import new_name_twin
-from memdir_nb.storage.settled_read import Unsettled, read_settled, settle_deadline
+from memdir_nb.storage.settled_read import (
+    SETTLE_S,
+    Unsettled,
+    identity,
+    read_settled,
+    settle_deadline,
+    unmoved,
+)
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 
@@ -161,6 +169,76 @@ def _zip_time(mtime_ns: int) -> tuple[int, int, int, int, int, int]:
     return (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
 
 
+@dataclass
+class _Packing:
+    """One export's entries as they are read and packed, and what was left out and why."""
+
+    reader: ContainedReader
+    deadline: float
+    manifest: dict[str, dict[str, object]]
+    skipped: list[tuple[str, str]]
+    total: int = 0
+    empty: list[tuple[str, Path, os.stat_result, ReadResult]] = field(default_factory=list)
+    empty_at: float = 0.0
+
+    def pack(self, zf: zipfile.ZipFile, rel: str, path: Path, st: os.stat_result) -> None:
+        """Read one file once it stands still and pack it, or say why it was left out. The
+        contained reader: no link followed, no FIFO waited on, the cap enforced; settled, so an
+        editor's in-place save is never archived half-written (attack38b). An empty file waits
+        for the second look of pack_empty_ones (storage.settled_read: a truncate in flight)."""
+        res = read_settled(
+            self.reader, path, ARCHIVE_MAX_ENTRY_BYTES, deadline=self.deadline, confirm_empty=False
+        )
+        if isinstance(res, ReadResult) and not res.data and not res.truncated:
+            self.empty.append((rel, path, st, res))
+            self.empty_at = time.monotonic()
+            return
+        self._add(zf, rel, st, res)
+
+    def pack_empty_ones(self, zf: zipfile.ZipFile) -> None:
+        """Pack each empty file still unchanged SETTLE_S after its read; read again any that
+        moved (an in-place save had begun), as pack would with a pause of its own."""
+        if not self.empty:
+            return
+        time.sleep(max(0.0, self.empty_at + SETTLE_S - time.monotonic()))
+        for rel, path, st, res in self.empty:
+            if unmoved(path, identity(res.stat)):
+                self._add(zf, rel, st, res)
+            else:
+                cap = ARCHIVE_MAX_ENTRY_BYTES
+                self._add(zf, rel, st, read_settled(self.reader, path, cap, deadline=self.deadline))
+
+    def _add(
+        self,
+        zf: zipfile.ZipFile,
+        rel: str,
+        st: os.stat_result,
+        res: ReadResult | ReadRefused | Unsettled,
+    ) -> None:
+        if isinstance(res, Unsettled):
+            self.skipped.append((rel, res.why))
+            return
+        if not isinstance(res, ReadResult) or res.truncated:
+            why = "grew past the cap" if isinstance(res, ReadResult) else str(res)
+            self.skipped.append((rel, f"could not be read as it was listed ({why})"))
+            return
+        data = res.data
+        left_out = export_refusal(rel, data, len(self.manifest), self.total)
+        if left_out is not None:  # import would refuse it: leave it out, say so
+            self.skipped.append((rel, left_out))
+            return
+        info = zipfile.ZipInfo(rel, date_time=_zip_time(st.st_mtime_ns))
+        info.external_attr = (stat.S_IFREG | fsutil.FILE_MODE) << 16
+        info.compress_type = export_compression(data)
+        zf.writestr(info, data)
+        self.manifest[rel] = {
+            "size": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "mtime_ns": st.st_mtime_ns,
+        }
+        self.total += len(data)
+
+
 def export_archive(
     memory_dir: str | os.PathLike[str], archive: str | os.PathLike[str]
 ) -> ExportReport:
@@ -181,37 +259,12 @@ def export_archive(
         prefix=f"{fsutil.side_stem(target.name)}.", suffix=".tmp", dir=target.parent
     )
     os.close(fd)
-    total = 0
-    reader, deadline = ContainedReader(root), settle_deadline()
+    packing = _Packing(ContainedReader(root), settle_deadline(), manifest, skipped)
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for rel, path, st in files:
-                # the contained reader: no link followed, no FIFO waited on, the cap enforced;
-                # taken once the file stands still, so an editor's in-place save is never
-                # archived half-written (attack38b)
-                res = read_settled(reader, path, ARCHIVE_MAX_ENTRY_BYTES, deadline=deadline)
-                if isinstance(res, Unsettled):
-                    skipped.append((rel, res.why))
-                    continue
-                if not isinstance(res, ReadResult) or res.truncated:
-                    why = "grew past the cap" if isinstance(res, ReadResult) else str(res)
-                    skipped.append((rel, f"could not be read as it was listed ({why})"))
-                    continue
-                data = res.data
-                left_out = export_refusal(rel, data, len(manifest), total)
-                if left_out is not None:  # import would refuse it: leave it out, say so
-                    skipped.append((rel, left_out))
-                    continue
-                info = zipfile.ZipInfo(rel, date_time=_zip_time(st.st_mtime_ns))
-                info.external_attr = (stat.S_IFREG | fsutil.FILE_MODE) << 16
-                info.compress_type = export_compression(data)
-                zf.writestr(info, data)
-                manifest[rel] = {
-                    "size": len(data),
-                    "sha256": hashlib.sha256(data).hexdigest(),
-                    "mtime_ns": st.st_mtime_ns,
-                }
-                total += len(data)
+                packing.pack(zf, rel, path, st)
+            packing.pack_empty_ones(zf)
             body = json.dumps({"version": 1, "files": manifest}, indent=1, sort_keys=True)
             zf.writestr(zipfile.ZipInfo(ARCHIVE_MANIFEST_NAME, date_time=_ZIP_EPOCH), body)
         fsutil.fsync_file(tmp)  # durable before it replaces an earlier archive
@@ -222,7 +275,7 @@ def export_archive(
         Path(tmp).unlink(missing_ok=True)
         raise
     packed = tuple(r for r, _, _ in files if r in manifest)
-    return ExportReport(target, packed, total, tuple(skipped), kept)
+    return ExportReport(target, packed, packing.total, tuple(skipped), kept)
 
 
 def _keep_earlier(target: Path, new: Path) -> Path | None:

@@ -11,6 +11,13 @@ away, so a dir where files keep changing costs it half a second, not 2 s a file)
 leaves it out and says why. A store step reads every file it rewrites the same way, through
 `settle` (storage.step_reads: it refuses a file that never stands still rather than leaving it out).
 
+A truncate changes a file's size before its times (the kernel stamps the times once the size has
+moved), so a read inside that window finds an empty file whose times are old: an in-place save
+caught at its start. An empty file therefore counts only when it is seen unchanged a second
+time, SETTLE_S later (`confirm_empty`); the export asks that of all its empty files at once,
+after one pause (`unmoved`), rather than pausing for each. A truncate to a length other than
+zero followed by writes is not caught this way; editors truncate to zero (`open(path, "w")`).
+
 A file that is written by rename (the store, Claude Code) is whole at every read; it pays
 nothing but one lstat. A writer that pauses longer than SETTLE_S inside one save is not seen.
 """
@@ -35,6 +42,7 @@ __all__ = [
     "read_settled",
     "settle",
     "settle_deadline",
+    "unmoved",
 ]
 
 SETTLE_S = 0.25  # longer than one save's writes by an editor, a loaded machine's pauses included
@@ -69,6 +77,12 @@ def _identity_now(path: str | os.PathLike[str]) -> Identity | None:
         return None  # gone or swapped: not the file that was read
 
 
+def unmoved(path: str | os.PathLike[str], ident: Identity) -> bool:
+    """Whether the file at path still has the identity a read found (the export's second look
+    at its empty files, SETTLE_S after reading them)."""
+    return _identity_now(path) == ident
+
+
 def _never(_: Identity) -> bool:
     return False
 
@@ -82,13 +96,16 @@ def settle(
     sleep: Callable[[float], object] = time.sleep,
     deadline: float | None = None,
     monotonic: Callable[[], float] = time.monotonic,
+    confirm_empty: bool = True,
 ) -> _R | None:
     """The one settle rule (above): read_once() until a read stood still; None if none did.
 
     read_once gives what it read and the file's stat taken before the read (None: a refusal,
     returned as it is). known(identity): the file is one whose writer is known to have written
     it whole (a store step's rename), so it counts however recent. A recent file is read again
-    once it is SETTLE_S old: the pause is what is left of SETTLE_S, not SETTLE_S again.
+    once it is SETTLE_S old: the pause is what is left of SETTLE_S, not SETTLE_S again. An old
+    empty file is read again SETTLE_S later unless confirm_empty is False (the caller then
+    looks again itself, with `unmoved`).
     """
     seen = None  # the identity the previous read found unchanged across it
     for _ in range(SETTLE_TRIES):
@@ -99,8 +116,12 @@ def settle(
         wait = SETTLE_S
         if identity_now() == ident:
             age_ns = clock_ns() - st.st_ctime_ns  # a ctime ahead of the clock: not recent
-            if seen == ident or not 0 <= age_ns < SETTLE_S * 1e9 or known(ident):
+            if seen == ident or known(ident):
                 return res
+            if not 0 <= age_ns < SETTLE_S * 1e9:
+                if st.st_size or not confirm_empty:
+                    return res
+                age_ns = 0  # empty and old: maybe a truncate whose times have not landed yet
             seen, wait = ident, SETTLE_S - age_ns / 1e9
         else:
             seen = None
@@ -119,6 +140,7 @@ def read_settled(
     sleep: Callable[[float], object] = time.sleep,
     deadline: float | None = None,
     monotonic: Callable[[], float] = time.monotonic,
+    confirm_empty: bool = True,
 ) -> ReadResult | ReadRefused | Unsettled:
     """reader.try_read(path, cap), repeated until the file stood still across a read (above)."""
 
@@ -133,6 +155,7 @@ def read_settled(
         sleep=sleep,
         deadline=deadline,
         monotonic=monotonic,
+        confirm_empty=confirm_empty,
     )
     if got is not None:
         return got

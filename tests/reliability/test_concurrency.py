@@ -232,7 +232,8 @@ while time.monotonic() < stop:
         f.flush()
         time.sleep(0.004)
         f.write(text[len(text) // 2 :])
-    time.sleep(random.random() * 0.1)  # a pause: a settled read can happen
+    # now and then a pause longer than SETTLE_S, in which a settled read can happen
+    time.sleep(0.4 if i % 6 == 0 else random.random() * 0.1)
 print(i)
 """
 )
@@ -243,7 +244,10 @@ def test_export_beside_an_editor_saving_in_place_never_archives_half_a_memory(
     tmp_path: Path,
 ) -> None:
     """attack38b: export read each memory once, so one an editor was saving in place (truncate,
-    write, write) went into the archive cut short, 10 of 100 entries in the first trial."""
+    write, write) went into the archive cut short, 10 of 100 entries in the first trial.
+    lead45: a read inside the truncate itself (its size moved, its times not yet) found an empty
+    file with old times and archived it, in 2 of 3 runs once the editor's pauses were long
+    enough for a settled read at all (before, `packed > 0` held by luck)."""
     from memdir_nb.storage.archive import export_archive
 
     mem = tmp_path / "memory"

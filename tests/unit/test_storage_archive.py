@@ -857,3 +857,28 @@ def test_a_memory_that_never_stands_still_is_left_out_and_named(tmp_path: Path) 
     [(rel, why)] = report.skipped
     assert rel == "busy.md" and "being written by another program" in why
     assert why.endswith("export again once it is saved")
+
+
+def test_export_packs_an_empty_file_only_once_it_stayed_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's in-place save starts with a truncate, which empties the file before its times
+    move: the export looks at each empty file again a pause later, and archives what the save
+    wrote rather than the empty copy of its first instant."""
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "kept-empty.md").write_bytes(b"")
+    saved = mem / "being-saved.md"
+    saved.write_bytes(b"")
+    real_sleep = time.sleep
+
+    def the_save_lands(pause: float) -> None:  # the export's one pause for its empty files
+        if not saved.stat().st_size:
+            saved.write_text(GOOD, encoding="utf-8")
+        real_sleep(pause)
+
+    monkeypatch.setattr(time, "sleep", the_save_lands)  # the settle rule's pauses are bound
+    report = export_archive(mem, tmp_path / "a.zip")
+    with zipfile.ZipFile(report.archive) as zf:
+        assert zf.read("being-saved.md") == GOOD.encode()
+        assert zf.read("kept-empty.md") == b""
