@@ -19,7 +19,8 @@ import itertools
 import json
 import os
 import secrets
-from collections.abc import Callable
+import stat
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from memdir_nb.storage import folder_blocker, fsutil
 from memdir_nb.storage.journal import finish_records, recover_journal, undo_records
 from memdir_nb.storage.lock_file import lock_at
 from memdir_nb.storage.log_lock import StepLogsLock
+from memdir_nb.storage.settled_read import Sightings
 from memdir_nb.storage.step_reads import Published, read_settled_at
 from memdir_nb.storage.targets import Target, resolve_target
 from memdir_nb.storage.write_errors import TransactionError, require_utf8
@@ -62,6 +64,7 @@ class TransactionStep:
         self._txid = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._seqs = itertools.count(1)  # side files' sequence numbers in this step
         self._published = Published()  # files steps renamed into place (step_reads)
+        self._sightings = Sightings()  # empty files this step saw, and when (settled_read)
 
     # -- life cycle
 
@@ -151,11 +154,29 @@ class TransactionStep:
         try:
             if not settled:
                 return fsutil.read_at(dfd, t.parts[-1], max_bytes)
-            return read_settled_at(dfd, t.parts[-1], max_bytes, t.rel, self._published)
+            return read_settled_at(
+                dfd, t.parts[-1], max_bytes, t.rel, self._published, sightings=self._sightings
+            )
         except FileNotFoundError:
             return None
         finally:
             os.close(dfd)
+
+    def look_ahead(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        """Note the empty files among paths, as they are now, before a step reads them one by
+        one: a read of an old empty file then waits only what is left of SETTLE_S since this
+        look, so the step pauses once for all of them (step_reads, §67), not once for each.
+        Only a hint: a path that cannot be looked at is passed over (its read says why)."""
+        for path in paths:
+            with contextlib.suppress(OSError, ValueError):  # refused, absent, a symlinked folder
+                t = resolve_target(self.memory_dir, path)
+                dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=False)
+                try:
+                    st = os.stat(t.parts[-1], dir_fd=dfd, follow_symlinks=False)
+                finally:
+                    os.close(dfd)
+                if stat.S_ISREG(st.st_mode):
+                    self._sightings.note(st)
 
     def read_text(
         self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
