@@ -163,18 +163,16 @@ class TransactionStep:
             os.close(dfd)
 
     def look_ahead(self, paths: Iterable[str | os.PathLike[str]]) -> None:
-        """Note the empty files among paths, as they are now, before a step reads them one by
-        one: a read of an old empty file then waits only what is left of SETTLE_S since this
-        look, so the step pauses once for all of them (step_reads, §67), not once for each.
-        Only a hint: a path that cannot be looked at is passed over (its read says why)."""
+        """Note the empty files among paths (relative to the memory dir), as they are now,
+        before a step reads them one by one: a read of an old empty file then waits only what
+        is left of SETTLE_S since this look, so the step pauses once for all of them
+        (step_reads, §67), not once for each. Only a hint, matched by identity (device, inode,
+        size, times) at the read, which stays the contained one: a path that cannot be looked
+        at is passed over, and one reached through a link notes a file no read will match."""
+        root = self._need_root()
         for path in paths:
-            with contextlib.suppress(OSError, ValueError):  # refused, absent, a symlinked folder
-                t = resolve_target(self.memory_dir, path)
-                dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=False)
-                try:
-                    st = os.stat(t.parts[-1], dir_fd=dfd, follow_symlinks=False)
-                finally:
-                    os.close(dfd)
+            with contextlib.suppress(OSError, ValueError):  # absent, too long, a NUL in it
+                st = os.stat(path, dir_fd=root, follow_symlinks=False)
                 if stat.S_ISREG(st.st_mode):
                     self._sightings.note(st)
 
