@@ -219,7 +219,7 @@ def team_case_problem(name: str) -> str | None:
     index shows: the memory tool said it saved a memory nothing would find again (attack45,
     §67). As with Windows device names, a memory dir is shared across machines.
     """
-    if name == TEAM_DIRNAME or name == LOGS_DIRNAME:
+    if name in (TEAM_DIRNAME, LOGS_DIRNAME):
         return None
     if name.casefold() == TEAM_DIRNAME:
         return (
