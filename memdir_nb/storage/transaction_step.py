@@ -168,7 +168,8 @@ class TransactionStep:
         is left of SETTLE_S since this look, so the step pauses once for all of them
         (step_reads, §67), not once for each. Only a hint, matched by identity (device, inode,
         size, times) at the read, which stays the contained one: a path that cannot be looked
-        at is passed over, and one reached through a link notes a file no read will match."""
+        at is passed over, and one reached through a link notes that file, which only a read of
+        the same file, unchanged, matches."""
         root = self._need_root()
         for path in paths:
             with contextlib.suppress(OSError, ValueError):  # absent, too long, a NUL in it
