@@ -217,7 +217,7 @@ def team_case_problem(name: str) -> str | None:
     resolved to team/ and was taken for a private one: the team secret guard never ran
     (attack round 27). `LOGS/x.md` is the daily logs' folder there, which no listing, recall or
     index shows: the memory tool said it saved a memory nothing would find again (attack45,
-    §67). As with Windows device names, a memory dir is shared across machines.
+    §68). As with Windows device names, a memory dir is shared across machines.
     """
     if name in (TEAM_DIRNAME, LOGS_DIRNAME):
         return None

@@ -18,7 +18,7 @@ time, SETTLE_S later (`confirm_empty`); the export asks that of all its empty fi
 after one pause (`unmoved`), rather than pausing for each. A store step that reads many files
 notes the empty ones first, all at once (`Sightings`, `StoreTransaction.look_ahead`), so an
 empty file seen SETTLE_S before its read counts at once: an import over thousands of empty
-files pays one pause, not one a file (attack45, §67). A truncate to a length other than
+files pays one pause, not one a file (attack45, §68). A truncate to a length other than
 zero followed by writes is not caught this way; editors truncate to zero (`open(path, "w")`).
 
 A file that is written by rename (the store, Claude Code) is whole at every read; it pays

@@ -13,7 +13,7 @@ import, rebuilds), since all of them read through `StoreTransaction.read_bytes`:
   SETTLE_TRIES reads is refused (StillBeingWrittenError), and nothing is written. An old
   empty file is read again SETTLE_S later (a truncate in flight, §66), unless the step saw it
   that long before: a step that reads many files notes them first (`look_ahead`), so it pays
-  one pause, not one an empty file (§67).
+  one pause, not one an empty file (§68).
 - **Files a step published** (`Published`) count at once, however recent: after each rename the
   step notes the new file's identity (device, inode, size, mtime, ctime), and at commit keeps
   the last HINT_ENTRIES of them in the store's lock file, which every step holds and nothing

@@ -166,7 +166,7 @@ class TransactionStep:
         """Note the empty files among paths (relative to the memory dir), as they are now,
         before a step reads them one by one: a read of an old empty file then waits only what
         is left of SETTLE_S since this look, so the step pauses once for all of them
-        (step_reads, §67), not once for each. Only a hint, matched by identity (device, inode,
+        (step_reads, §68), not once for each. Only a hint, matched by identity (device, inode,
         size, times) at the read, which stays the contained one: a path that cannot be looked
         at is passed over, and one reached through a link notes that file, which only a read of
         the same file, unchanged, matches."""

@@ -251,7 +251,7 @@ LOGS_CASES = ["LOGS", "Logs"]
 def test_the_logs_folder_in_other_letter_case_is_refused_by_every_route(
     tmp_path: Path, folder: str
 ) -> None:
-    """attack45 (§67): where names ignore case (macOS, Windows), `Logs/` is logs/, the daily
+    """attack45 (§68): where names ignore case (macOS, Windows), `Logs/` is logs/, the daily
     logs' folder no scan, recall or index shows: the memory tool said it saved a memory there,
     and an archive's `Logs/` memories arrived where nothing would find them again."""
     tool = MemoryDirBackend(tmp_path / "tool")

@@ -305,7 +305,7 @@ def test_a_save_raced_against_a_move_into_team_never_reaches_team_unscanned(
     """The move scans the file, checks it still holds what was scanned, then links it into
     team/: a save landing between that check and the link published the credential's version
     unscanned. Every move that succeeds must have put the scanned (clean) version in team/.
-    The scan is a settled read (§67): a file saved over every few microseconds never stands
+    The scan is a settled read (§68): a file saved over every few microseconds never stands
     still and every move is refused, so the saves pause 0.4 s (past SETTLE_S): each version is
     moved or refused once it stood still, with the next save landing in or after the move."""
     memory_dir = tmp_path / "memory"

@@ -1999,7 +1999,7 @@ def test_applying_a_plan_over_many_old_empty_memories_pauses_once_not_once_each(
 ) -> None:
     """A plan (Claude's, here built through the API) that retires 40 empty memories: apply
     read each under the store's lock with a second look of its own, SETTLE_S each (§66),
-    10 s in all. The step notes them first and pauses once (attack45, §67)."""
+    10 s in all. The step notes them first and pauses once (attack45, §68)."""
     from memdir_nb.dream import TrashFile
     from memdir_nb.storage.settled_read import SETTLE_S
 

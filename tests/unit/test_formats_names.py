@@ -230,7 +230,7 @@ def test_a_tilde_name_already_there_still_passes_the_gate_every_route_reads_with
 
 @pytest.mark.parametrize("folder", ["LOGS", "Logs", "lOgS", "TEAM", "Team"])
 def test_a_top_folder_that_is_logs_or_team_where_case_is_ignored_is_refused(folder: str) -> None:
-    """attack45 (§67): `Logs/` is logs/ on macOS and Windows, a folder no listing shows."""
+    """attack45 (§68): `Logs/` is logs/ on macOS and Windows, a folder no listing shows."""
     why = folder_problem(folder, top=True)
     assert why is not None and "in other letter case" in why
     assert folder.casefold() + "/" in why

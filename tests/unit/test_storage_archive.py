@@ -885,7 +885,7 @@ def test_export_packs_an_empty_file_only_once_it_stayed_empty(
         assert zf.read("kept-empty.md") == b""
 
 
-# ---- a step over many empty files pauses once (attack45, security §67)
+# ---- a step over many empty files pauses once (attack45, security §68)
 
 EMPTY_MANY = 40  # one pause each would be EMPTY_MANY * SETTLE_S = 10 s under the store's lock
 

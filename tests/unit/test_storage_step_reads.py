@@ -224,7 +224,7 @@ def _old_empty(mem: Path, name: str) -> int:
 def test_an_old_empty_file_seen_settle_s_before_its_read_costs_no_pause_of_its_own(
     tmp_path: Path,
 ) -> None:
-    """§67: the second look of §66 may be a sighting the step took before (look_ahead): an
+    """§68: the second look of §66 may be a sighting the step took before (look_ahead): an
     import over thousands of empty files pays one pause, not one each."""
     dfd, mem = _dir_with(tmp_path)
     later = _old_empty(mem, "a.md")

@@ -573,7 +573,7 @@ with open(path, "w", encoding="utf-8") as f:
 def test_promote_during_an_in_place_save_scans_what_the_save_wrote(
     store: MemoryStore, mem: Path
 ) -> None:
-    """Held (attack45, §67): promote reads the memory once it stands still before the move,
+    """Held (attack45, §68): promote reads the memory once it stands still before the move,
     so the key an editor's in-place save was writing is seen and refused."""
     path = store.save("Deploy notes", "How we deploy", "reference", "Argo CD.")
     editor = subprocess.Popen(

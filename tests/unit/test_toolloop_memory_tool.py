@@ -1679,7 +1679,7 @@ with open(path, "w", encoding="utf-8") as f:
 
 
 def test_a_folder_moved_into_team_is_scanned_once_it_stands_still(tool: MemdirMemoryTool) -> None:
-    """attack45 (§67): a folder rename into team/ scanned each file as it was that instant. A
+    """attack45 (§68): a folder rename into team/ scanned each file as it was that instant. A
     file an editor had just truncated read empty, passed the secret guard and was moved; the
     editor's write then put the key into team/. The scan is a settled read now: it waits for
     the save and refuses the key."""
