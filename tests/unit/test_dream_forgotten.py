@@ -220,3 +220,16 @@ def test_a_kept_line_file_is_never_listed_as_a_forgotten_memory(tmp_path: Path) 
     assert [n.split("-", 1)[1] for n in forgotten_files(mem)] == ["kiln.md"]
     with pytest.raises(RestoreError, match="nothing named"):
         restore(mem, "kiln.md.index-line")
+
+
+def test_a_name_too_long_to_keep_its_line_beside_it_is_forgotten_and_restored_all_the_same(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "mem"
+    name = "k" * 227 + ".md"  # its copy's name is 250 bytes: 11 more would pass NAME_MAX
+    store = MemoryStore(mem, now_ms=NOW)
+    store.save("Kiln", "Cone 6 hold", "project", "Hold 15 minutes.", filename=name)
+    store.forget(name)
+    assert [len(n) for n in _trash(mem)] == [250]  # no kept-line file: it could not be named
+    assert restore(mem, name) == [name]
+    assert _targets(mem) == [name]  # save's line, as for an older forget's copy
