@@ -2409,6 +2409,33 @@ def build_forgotten_dir(root: Path) -> Path:
     return mem
 
 
+# A line a person cited by hand in MEMORY.md (real44's shapes, in new words): a source in
+# brackets and a footnote marker whose text sits at the index's foot.
+CITED_KILN_LINE = (
+    "* [Kiln firing](kiln.md) — hold cone 6 for 15 minutes (source: the studio's firing log) [^2]"
+)
+
+
+def build_cited_forgotten_dir(root: Path, end: str = "\n") -> Path:
+    """A memory dir whose MEMORY.md (line ends `end`) lists kiln.md by CITED_KILN_LINE, a
+    person's cited line, between keep.md's line and a footnote; then kiln.md was forgotten by
+    the store, which dropped that line."""
+    mem = root / "cited"
+    store = MemoryStore(mem, now_ms=NOW)
+    store.save("Keep", "Stays put", "project", "Nothing to forget.", filename="keep.md")
+    store.save("Kiln firing", "Cone 6 hold", "project", "Hold 15 minutes.", filename="kiln.md")
+    lines = [
+        "# Memory index",
+        "- [Keep](keep.md) — Stays put",
+        CITED_KILN_LINE,
+        "",
+        "[^2]: Firing log, the binder on shelf 3.",
+    ]
+    (mem / "MEMORY.md").write_bytes((end.join(lines) + end).encode("utf-8"))
+    MemoryStore(mem, now_ms=NOW + 60_000).forget("kiln.md")
+    return mem
+
+
 # A made-up Anthropic key and GitHub token (attack40b): written in pieces so no scanner of this
 # repository reads them as real; the secret guard knows both shapes.
 PASTED_API_KEY = "sk-ant-api03-" + "Qm7vT2xLp9Rw4Ks8" * 5 + "Zc3N-Jf6HyAA"

@@ -25,8 +25,10 @@ from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.conftest import (
+    CITED_KILN_LINE,
     LEDGER_PROMPT,
     PASTED_API_KEY,
+    build_cited_forgotten_dir,
     build_forgotten_dir,
     build_ledger_session,
     build_metadata_session,
@@ -1516,6 +1518,19 @@ def test_restore_puts_back_the_index_rebuild_index_replaced(tmp_path: Path) -> N
     again = run_env("restore", str(mem), batch)
     assert again.returncode == 2 and f"{batch} was already restored" in again.stderr
     assert "cannot be restored" in run_env("restore", str(mem)).stdout
+
+
+def test_never_lose_what_a_person_wrote_restore_puts_back_a_forgotten_cited_line(
+    tmp_path: Path,
+) -> None:
+    mem = build_cited_forgotten_dir(tmp_path)
+    listed = run_env("restore", str(mem))
+    assert "forgotten, newest first: " in listed.stdout and ".index-line" not in listed.stdout
+    out = run_env("restore", str(mem), "kiln.md")
+    assert out.returncode == 0, out.stderr
+    assert "put back 1 file: kiln.md" in out.stdout
+    text = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.endswith("\n" + CITED_KILN_LINE + "\n") and "Cone 6 hold" not in text
 
 
 def test_restore_dry_run_previews_and_writes_nothing(tmp_path: Path) -> None:

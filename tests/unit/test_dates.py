@@ -240,6 +240,37 @@ def test_a_relative_word_compared_with_a_name_is_code_and_no_relative_date() -> 
         assert [h.phrase for h in find_relative_dates(line)] == [phrase], line
 
 
+def test_a_capitalised_today_naming_a_part_of_an_app_is_a_name_and_no_relative_date() -> None:
+    """lefts45: apps name their daily screen "Today", and project memories about them say
+    "Today view lists the doses due" or "- [x] Today tab shows the streak"; lint asked which
+    day it meant and the dream rewrote the name to a date. A capitalised "Today" before a word
+    naming a part of an app, or a link's text, is a name; "Today we moved..." and "as of
+    today" are dates, as is "Today:" opening a note."""
+    for line in [
+        "Today view lists the doses due, oldest first.",
+        "- [x] Today tab shows the streak ring after a check-in.",
+        "Surfaces touched: Today page, the settings sheet and the widget.",
+        "Shipped. Today screen now loads from the cache.",
+        "- **Today** view: tasks due now, grouped by project.",
+        "1. TODAY PANEL keeps its scroll position.",
+        "The layout is in [Today](screens/today.md) and [Today view](views.md).",
+        "Pin it to [[Today]] so it shows first.",
+    ]:
+        assert find_relative_dates(line) == [], line
+        assert convert_relative_dates(line, WEDNESDAY) == (line, [])
+    for line, phrase in [
+        ("Today we moved the build to the new runner.", "Today"),
+        ("As of today the flag is on for everyone.", "today"),
+        ("Today: the deploy froze at noon.", "Today"),
+        ("Today the view loads slowly; check after the fix.", "Today"),
+        ("today page weight doubled after the font change.", "today"),
+    ]:
+        assert [h.phrase for h in find_relative_dates(line)] == [phrase], line
+    assert convert_relative_dates("Today we moved the runner.", WEDNESDAY)[0] == (
+        "2026-11-18 we moved the runner."
+    )
+
+
 def test_in_n_days_after_a_tally_is_the_span_it_covers_and_no_relative_date() -> None:
     """real41: a trading project's memories report backtests ("Only 10 signals in 56 days",
     "+29.3% in 9 days", "68 events in 12 months"); lint called each a relative date and the
