@@ -999,6 +999,67 @@ def test_replay_json_names_the_lines_it_skipped_as_the_text_does(tmp_path: Path)
     assert payload["problems"][0].startswith("line ") and payload["recall_turns"] == 7
 
 
+def _with_odd_tracked_path(transcript: Path) -> str:
+    """transcript with one more snapshot, tracking a path that holds a pasted key, an OSC 8
+    link and a bidi override; returns the path."""
+    odd = f"/h/\x1b]8;;http://x\x07a\u202eb/{PASTED_API_KEY}/x.txt"
+    snap = {"type": "file-history-snapshot", "snapshot": {"trackedFileBackups": {odd: {}}}}
+    with transcript.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(snap) + "\n")
+    return odd
+
+
+def test_replay_prints_the_ledger_notes_redacted_and_safe_to_print(tmp_path: Path) -> None:
+    # sessions44 left the ledger to the replay widget: `replay` printed no word of it
+    transcript = build_ledger_session(tmp_path)
+    _with_odd_tracked_path(transcript)
+    out = run_cli("replay", str(transcript), "--selector", "lexical")
+    assert out.returncode == 0, out.stderr
+    tokens, snaps = out.stdout.splitlines()[-2:]
+    assert tokens == (
+        "tokens recorded by the session's 4 answers: 15 input, 190 output, 2,000 cache writes, "
+        "12,000 cache reads (14,205 in all); cost recorded (costUSD): $0.0125 over 1 answer; "
+        "1 answer without usage; 2 usage or cost fields unreadable, left out"
+    )
+    assert snaps.startswith("file-history snapshots: 5 (1 update), tracking 3 files: ")
+    assert "\\x1b]8;;http://x\\x07a\\u202eb/sk-a…[" in snaps  # the key redacted
+    assert PASTED_API_KEY not in out.stdout and "\x1b" not in out.stdout
+    assert "\u202e" not in out.stdout
+    shown = run_cli("replay", str(transcript), "--selector", "lexical", "--show-secrets")
+    assert PASTED_API_KEY[:40] in shown.stdout.splitlines()[-1]  # then cut at 80
+
+
+def test_replay_json_gives_the_ledger_numbers_and_the_notes_the_text_prints(
+    tmp_path: Path,
+) -> None:
+    transcript = build_ledger_session(tmp_path)
+    _with_odd_tracked_path(transcript)
+    text = run_cli("replay", str(transcript), "--selector", "lexical")
+    out = run_cli("replay", str(transcript), "--selector", "lexical", "--json")
+    assert out.returncode == 0, out.stderr
+    payload = json.loads(out.stdout)
+    assert payload["ledger_notes"] == text.stdout.splitlines()[-2:]
+    ledger = payload["ledger"]
+    assert ledger["total_tokens"] == 14_205 and ledger["messages"] == 4
+    assert ledger["snapshots"] == 5 and ledger["tracked_files"] == 3
+    assert ledger["cost_usd"] == 0.0125 and ledger["bad_fields"] == 2
+    assert PASTED_API_KEY not in out.stdout and "\\u001b" not in out.stdout
+
+
+def test_replay_of_a_session_with_no_ledger_records_prints_no_ledger_note(
+    tmp_path: Path,
+) -> None:
+    w = RecordWriter("s", "/home/x", "2026-05-01T10:00:00.000Z", seed="bare")
+    w.prompt("what is in the notes folder?")
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text())
+    text = run_cli("replay", str(path), "--dir", str(tmp_path), "--selector", "lexical")
+    assert "tokens recorded" not in text.stdout and "file-history" not in text.stdout
+    out = run_cli("replay", str(path), "--dir", str(tmp_path), "--selector", "lexical", "--json")
+    payload = json.loads(out.stdout)
+    assert payload["ledger_notes"] == [] and payload["ledger"]["total_tokens"] == 0
+
+
 def test_replay_of_a_file_that_is_not_a_transcript_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "notes.jsonl"
     bad.write_text("hello\nworld\n")
