@@ -9,6 +9,7 @@ from memdir_nb.formats import session_model
 from memdir_nb.formats.session_builder import SessionBuilder, build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
+from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import (
     api_error_reply,
@@ -266,6 +267,78 @@ def test_task_notifications_absorbed_into_a_turn_count_as_notifications() -> Non
     _queue(w, "remove", "and tell me when it is done")
     (turn,) = session_of(w.lines).turns
     assert turn.notifications == 1 and turn.queued_prompts == ["and tell me when it is done"]
+
+
+def test_a_prompt_queued_with_no_turn_after_it_is_unanswered_and_the_last_typed() -> None:
+    # sessions45: a `-p` run that stopped after its queue records (52 of 89 files of a public
+    # home) held the prompt in its enqueue alone, and no reader took it
+    w = _writer(prompt_ids=False)
+    _queue(w, "enqueue", "summarise the nightly logs")
+    _queue(w, "dequeue")
+    s = session_of(w.lines)
+    assert s.turns == [] and s.unanswered == ["summarise the nightly logs"]
+    assert s.last_typed == "summarise the nightly logs"
+
+
+def test_a_prompt_typed_after_the_last_turn_began_and_never_sent_is_the_last_typed() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "and the docs, please")  # the session closed before it went
+    w.result(call, "ok")
+    s = session_of(w.lines)
+    assert s.unanswered == ["and the docs, please"] and s.last_typed == "and the docs, please"
+
+
+def test_a_prompt_taken_into_the_running_turn_is_the_last_typed() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "use the release flags")
+    w.result(call, "ok")
+    _queue(w, "remove")
+    w.bookkeeping(
+        "attachment", attachment={"type": "queued_command", "prompt": "use the release flags"}
+    )
+    _queue(w, "enqueue", NOTE)  # a notification after it is nobody's typing
+    _queue(w, "remove")
+    s = session_of(w.lines)
+    assert s.turns[0].queued_prompts == ["use the release flags"]
+    assert s.last_typed == "use the release flags" and s.unanswered == []
+
+
+def test_a_prompt_pulled_back_or_sent_later_and_a_notification_are_not_unanswered() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "never mind")
+    _queue(w, "popAll")  # pulled back into the input box: not sent
+    _queue(w, "enqueue", "then the changelog")
+    w.result(call, "ok")
+    _finished(w)
+    _queue(w, "dequeue")
+    w.prompt("then the changelog")
+    _queue(w, "enqueue", NOTE)
+    s = session_of(w.lines)
+    assert s.unanswered == [] and s.last_typed == "then the changelog"
+
+
+def test_the_queue_holds_a_long_text_cut_and_still_matches_it_when_sent() -> None:
+    # sessions45: 64 waiting items of up to 8 MB each were held whole
+    long = "deploy " * 20_000
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", long)
+    w.result(call, "ok")
+    _finished(w)
+    _queue(w, "dequeue")
+    w.prompt(long)
+    _queue(w, "enqueue", long + "again")
+    s = session_of(w.lines)
+    assert [t.queued for t in s.turns] == [False, True]
+    (waiting,) = s.unanswered
+    assert len(waiting) <= SESSION_PROMPT_MAX_CHARS + 10
 
 
 def test_a_record_holding_only_ide_context_does_not_start_a_turn() -> None:

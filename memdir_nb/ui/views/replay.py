@@ -213,6 +213,14 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
         ),
         f"<p>Cut by the session budget (60 KB): {_list(t.budget_cut)}. Budget used after this turn: {t.budget_used} bytes.</p>",
         f"<p>The agent read: {_list(t.agent_read)}; wrote: {_list(t.agent_wrote)}.</p>",
+        *(
+            [
+                "<p>Typed while the agent worked, taken into this turn:</p><ul class="
+                f"'memdir-replay-queued'>{''.join(f'<li>{html_safe(q)}</li>' for q in t.queued_prompts)}</ul>"
+            ]
+            if t.queued_prompts
+            else []
+        ),
     ]
     if t.likely_misses:
         parts.append(
