@@ -31,6 +31,7 @@ from tests.conftest import (
     build_ledger_session,
     build_metadata_session,
     build_notices_session,
+    build_queued_sessions,
 )
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 from tests.support.child_env import child_env
@@ -2471,3 +2472,36 @@ def test_a_command_started_with_its_output_closed_says_so_and_does_nothing(
     assert proc.stderr.startswith("error: standard output is closed")
     assert "Traceback" not in proc.stderr
     assert not dest.exists()  # refused before the demo was built, not after
+
+
+def test_sessions_shows_a_queued_prompt_as_the_last_one_redacted_and_safe_to_print(
+    tmp_path: Path,
+) -> None:
+    # sessions45: a prompt that went through the input queue only (a `-p` run stopped after its
+    # enqueue; one typed while the agent worked) was not read: no last prompt was listed
+    build_queued_sessions(tmp_path)
+    for marker in ("stopped", "absorbed"):
+        _, out, row = _sessions_row(tmp_path, marker)
+        shown = row.split("  (last prompt: ", 1)[1]
+        assert shown.startswith("also rotate \\x1b]8;;http://x.example\\x07this")
+        assert "\x1b" not in out and "\u202e" not in out and PASTED_API_KEY[:20] not in out
+    listed = _sessions_json(tmp_path / "claude")
+    assert len(listed) == 2 and all(s["last_prompt"].startswith("also rotate") for s in listed)
+    assert all(PASTED_API_KEY not in s["last_prompt"] for s in listed)
+
+
+def test_replay_shows_queued_prompts_redacted_and_safe_to_print(tmp_path: Path) -> None:
+    stopped, absorbed = build_queued_sessions(tmp_path)
+    out = run_cli("replay", str(stopped), "--selector", "lexical")
+    assert out.returncode == 0, out.stderr
+    (note,) = [ln for ln in out.stdout.splitlines() if "no turn began for" in ln]
+    assert note.startswith("1 prompt typed and queued that no turn began for (the transcript")
+    assert '"also rotate \\x1b]8;;http://x.example\\x07this' in note
+    out = run_cli("replay", str(absorbed), "--selector", "lexical")
+    (typed,) = [ln for ln in out.stdout.splitlines() if "typed while the agent worked" in ln]
+    assert typed.startswith("      typed while the agent worked: also rotate \\x1b]8;;")
+    for text in (out.stdout, run_cli("replay", str(stopped), "--selector", "lexical").stdout):
+        assert "\x1b" not in text and "\u202e" not in text and PASTED_API_KEY[:20] not in text
+    payload = json.loads(run_cli("replay", str(absorbed), "--selector", "lexical", "--json").stdout)
+    (queued,) = payload["turns"][0]["queued_prompts"]
+    assert queued.startswith("also rotate \x1b]8;;") and PASTED_API_KEY not in queued

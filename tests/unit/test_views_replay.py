@@ -12,8 +12,10 @@ from memdir_nb.reports.replay import SessionReplay
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS
 from memdir_nb.ui.views import replay as view
 from tests.conftest import (
+    PASTED_API_KEY,
     build_ledger_session,
     build_notices_session,
+    build_queued_sessions,
     markup_payload,
 )
 
@@ -68,3 +70,14 @@ def test_the_view_offers_the_ledger_notes_of_reports_replay_ledger(tmp_path: Pat
     replay = _replay(build_ledger_session(tmp_path))
     assert view.ledger_notes(replay) == replay_ledger.ledger_notes(replay)
     assert view.ledger_totals is replay_ledger.ledger_totals
+
+
+def test_a_turns_detail_lists_the_prompts_typed_while_it_ran_redacted_as_text(
+    tmp_path: Path,
+) -> None:
+    # sessions45: the turn was flagged "queued"; what was typed was not shown
+    _, absorbed = build_queued_sessions(tmp_path)
+    html = view.turn_detail_html(_replay(absorbed), 0)
+    assert "Typed while the agent worked, taken into this turn:" in html
+    assert "<li>also rotate \\x1b]8;;http://x.example\\x07this" in html
+    assert PASTED_API_KEY not in html and "\x1b" not in html and "\u202e" not in html
