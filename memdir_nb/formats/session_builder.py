@@ -178,6 +178,7 @@ class SessionBuilder:
             drop_turns(s, copied - gone, 0)  # the running turn too when the copy holds it
             self._prefix.name_parent(s)
         s.unanswered = self._queue.waiting_typed(self.turn_count)  # typed, no turn began
+        s.unanswered_more = self._queue.dropped_typed(self.turn_count) if s.unanswered else 0
         s.last_typed = s.unanswered[-1] if s.unanswered else s.last_typed
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)

@@ -43,10 +43,14 @@ class InputQueue:
         # (text, a turn was running at its enqueue, the number of turns then)
         self._items: list[tuple[str, bool, int]] = []
         self._released = 0  # dequeues whose released record has not been read yet
+        # typed items dropped at MAX_QUEUED: (the turn count at their enqueue, how many)
+        self._dropped = (0, 0)
 
     def enqueue(self, text: str, running: bool, turns: int) -> None:
         if len(self._items) >= MAX_QUEUED:
-            del self._items[0]
+            gone, _, then = self._items.pop(0)
+            if is_typed(gone):
+                self._dropped = (then, self._dropped[1] + 1 if self._dropped[0] == then else 1)
         self._items.append((_kept(text), running, turns))
 
     def dequeue(self) -> None:
@@ -102,6 +106,10 @@ class InputQueue:
         begun: at the end of a file, those no turn began for (a `-p` run that stopped after its
         enqueue and dequeue; a prompt typed as the session closed), oldest first."""
         return [text for text, _, then in self._items if then >= turns and is_typed(text)]
+
+    def dropped_typed(self, turns: int) -> int:
+        """How many more such prompts were queued than the queue kept (dropped, oldest first)."""
+        return self._dropped[1] if self._dropped[0] >= turns else 0
 
     def _take(self, i: int) -> str:
         text = self._items.pop(i)[0]

@@ -64,10 +64,11 @@ def unanswered_notes(session: Session) -> list[str]:
     typed = session.unanswered
     if not typed:
         return []
+    count = len(typed) + session.unanswered_more
     named = [f'"{cap_text(one_line(t), _UNANSWERED_CHARS)}"' for t in typed[:UNANSWERED_SHOWN]]
-    shown = first_few(named, UNANSWERED_SHOWN, count=len(typed))
+    shown = first_few(named, UNANSWERED_SHOWN, count=count)
     return [
-        f"{plural(len(typed), 'prompt')} typed and queued that no turn began for (the "
+        f"{plural(count, 'prompt')} typed and queued that no turn began for (the "
         f"transcript ends first): {shown}"
     ]
 

@@ -8,6 +8,7 @@ from typing import Any
 from memdir_nb.formats import session_model
 from memdir_nb.formats.session_builder import SessionBuilder, build_session
 from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.session_queue import MAX_QUEUED
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
 from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -339,6 +340,18 @@ def test_the_queue_holds_a_long_text_cut_and_still_matches_it_when_sent() -> Non
     assert [t.queued for t in s.turns] == [False, True]
     (waiting,) = s.unanswered
     assert len(waiting) <= SESSION_PROMPT_MAX_CHARS + 10
+
+
+def test_prompts_queued_past_what_the_queue_keeps_are_still_counted() -> None:
+    # sessions45: a stuck 2.1.16 session queued 1,199 mail pings typed by an orchestrator;
+    # the queue keeps the last MAX_QUEUED, and the rest are counted, not named
+    w = _writer(prompt_ids=False)
+    for i in range(MAX_QUEUED + 6):
+        _queue(w, "enqueue", f"ping {i}")
+        _queue(w, "dequeue")
+    s = session_of(w.lines)
+    assert len(s.unanswered) == MAX_QUEUED and s.unanswered_more == 6
+    assert s.unanswered[0] == "ping 6" and s.last_typed == f"ping {MAX_QUEUED + 5}"
 
 
 def test_a_record_holding_only_ide_context_does_not_start_a_turn() -> None:
