@@ -73,7 +73,7 @@ class InputQueue:
     def pop_all(self) -> None:
         """Pulled back into the input box: nothing was sent."""
         self._items.clear()
-        self._released = 0
+        self._released, self._dropped = 0, (0, 0)
 
     def notification_arrived(self) -> None:
         """A notification record: when a dequeue is waiting, it released this one."""

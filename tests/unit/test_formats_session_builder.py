@@ -352,6 +352,10 @@ def test_prompts_queued_past_what_the_queue_keeps_are_still_counted() -> None:
     s = session_of(w.lines)
     assert len(s.unanswered) == MAX_QUEUED and s.unanswered_more == 6
     assert s.unanswered[0] == "ping 6" and s.last_typed == f"ping {MAX_QUEUED + 5}"
+    _queue(w, "popAll")  # takes back all that waited, the dropped ones too
+    _queue(w, "enqueue", "one more ping")
+    s = session_of(w.lines)
+    assert s.unanswered == ["one more ping"] and s.unanswered_more == 0
 
 
 def test_a_record_holding_only_ide_context_does_not_start_a_turn() -> None:
