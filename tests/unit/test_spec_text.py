@@ -19,6 +19,7 @@ from memdir_nb.spec.text import (
     as_lf,
     cap_text,
     fence_change,
+    first_few,
     first_unsafe_char,
     general_words_and_breaks,
     has_ascii_fold,
@@ -360,3 +361,10 @@ def test_a_capped_text_cuts_a_word_longer_than_any_credential() -> None:
     assert cap_text("x" * 600, 500) == "x" * 500 + " [...]"
     assert cap_text("a " + "x" * 600, 500) == "a " + "x" * 498 + " [...]"
     assert cap_text("a b", 500) == "a b" and cap_text("a b c", 3) == "a b [...]"
+
+
+def test_first_few_counts_the_whole_list_when_told_its_length() -> None:
+    # sessions45: a caller makes (redacts) only the names it shows and passes the count
+    assert first_few(["a", "b", "c"], 2) == "a, b and 1 more"
+    assert first_few(["a", "b"], 2, count=200) == "a, b and 198 more"
+    assert first_few(["a"], 5, count=1) == "a"
