@@ -2588,3 +2588,38 @@ def build_ledger_session(root: Path) -> Path:
     path = project / "ledger.jsonl"
     path.write_text(w.text(), encoding="utf-8")
     return path
+
+
+QUEUED_PROMPT = (
+    f"also rotate \x1b]8;;http://x.example\x07this\x1b]8;;\x07 \u202ekey {PASTED_API_KEY} now"
+)
+
+
+def build_queued_sessions(root: Path) -> tuple[Path, Path]:
+    """A Claude home of two sessions whose typed prompts went through the input queue
+    (sessions45; `queue-operation` shapes after public 2.1.x transcripts, written anew):
+    `stopped`, a `-p` run of an enqueue and a dequeue of QUEUED_PROMPT and nothing after, and
+    `absorbed`, one turn into which QUEUED_PROMPT, typed while it ran, was taken (an enqueue, a
+    remove and its `queued_command` attachment). QUEUED_PROMPT holds an OSC 8 link, a bidi
+    override and PASTED_API_KEY. Returns the two transcripts."""
+    project = _project_of_one_memory(
+        root / "claude" / "projects" / "-home-ana-pottery",
+        ("photos.md", "photos", "where the gallery photos live"),
+        "The gallery photos live in site/img.",
+    )
+    stopped = RecordWriter("stopped", "/home/ana/pottery", "2026-12-02T08:00:00.000Z", seed="q1")
+    stopped.bookkeeping("queue-operation", operation="enqueue", content=QUEUED_PROMPT)
+    stopped.bookkeeping("queue-operation", operation="dequeue")
+    w = RecordWriter("absorbed", "/home/ana/pottery", "2026-12-02T09:00:00.000Z", seed="q2")
+    w.prompt("Resize the gallery photos.")
+    call = w.tool_use("Bash", {"command": "make thumbnails"})
+    w.response([call])
+    w.bookkeeping("queue-operation", operation="enqueue", content=QUEUED_PROMPT)
+    w.result(call, "made 12 thumbnails")
+    w.bookkeeping("queue-operation", operation="remove")
+    w.bookkeeping("attachment", attachment={"type": "queued_command", "prompt": QUEUED_PROMPT})
+    w.response([{"type": "text", "text": "Resized, and the key is rotated."}])
+    paths = (project / "stopped.jsonl", project / "absorbed.jsonl")
+    for path, writer in zip(paths, (stopped, w), strict=True):
+        path.write_text(writer.text(), encoding="utf-8")
+    return paths

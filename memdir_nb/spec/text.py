@@ -329,11 +329,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {many}"
 
 
-def first_few(names: Sequence[str], limit: int, rest: str = "more") -> str:
+def first_few(
+    names: Sequence[str], limit: int, rest: str = "more", *, count: int | None = None
+) -> str:
     """The first `limit` names joined by commas, and how many are left ("a, b and 4,990
     more"): one line that names enough to recognise a list, whatever its length (a listing
-    that named a 5,000-file batch's every file printed one line of 205 KB, attack round 24)."""
-    left = len(names) - limit
+    that named a 5,000-file batch's every file printed one line of 205 KB, attack round 24).
+    count: how many names the list holds, for a caller that made only the first ones."""
+    left = (len(names) if count is None else count) - limit
     shown = ", ".join(names[:limit])
     return shown + (f" and {left:,} {rest}" if left > 0 else "")
 

@@ -20,6 +20,7 @@ from memdir_nb.spec.text import (
     as_lf,
     cap_text,
     fence_change,
+    first_few,
     first_unsafe_char,
     general_words_and_breaks,
     has_ascii_fold,
@@ -390,3 +391,10 @@ def test_a_capped_text_never_shows_the_head_of_a_credential_glued_to_a_long_run(
             capped = cap_text(text, len("see ") + len(lead) + inside)
             assert capped == f"see [... a word of over {len(lead) + inside:,} characters left out]"
             assert credential[:4] not in redact_secrets(capped), kind
+
+
+def test_first_few_counts_the_whole_list_when_told_its_length() -> None:
+    # sessions45: a caller makes (redacts) only the names it shows and passes the count
+    assert first_few(["a", "b", "c"], 2) == "a, b and 1 more"
+    assert first_few(["a", "b"], 2, count=200) == "a, b and 198 more"
+    assert first_few(["a"], 5, count=1) == "a"
