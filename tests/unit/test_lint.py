@@ -2279,3 +2279,17 @@ def test_a_numbered_week_a_keys_placeholder_and_a_frameworks_call_are_no_finding
     rules = ("relative-date", "secret", "derivable-code-symbol")
     assert [(f.rule, f.path) for f in found if f.rule in rules] == []
     assert [a.kind for a in plan_consolidation(root).actions] == []
+
+
+def test_a_changes_span_a_date_templates_today_and_a_numbered_todo_are_no_findings(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """real45: a retro's "from zero in 4 days" and "project zero -> first deploy in 4 days"
+    were relative dates, a rule's "today's date ... (01 if no other post today)" beside
+    `blog/YYYY-MM-DD-NN-<slug>.md` one the dream rewrote to the memory's own day, and "one new
+    TODO (#2, ...)" task state."""
+    root = real_dir("retro-notes")
+    found = lint_memory_dir(root)
+    rules = ("relative-date", "ephemeral-task-state")
+    assert [(f.rule, f.path, f.line) for f in found if f.rule in rules] == []
+    assert [a.kind for a in plan_consolidation(root).actions] == []
