@@ -1671,8 +1671,8 @@ def build_webapp_notes_dir(root: Path) -> Path:
 
 def build_retro_notes_dir(root: Path) -> Path:
     """A hobby shop's retrospectives (real45): how long a change took ("the shop from zero in 5
-    days", "went from one supplier to three in two weeks", an index hook "empty repo -> first
-    release in 6 days"), a standing rule that names files by a date template and "today", and a
+    days", "went from one supplier to three in two weeks", "6 PRs in one day", an index hook
+    "empty repo -> first release in 6 days"), a standing rule that names files by a date template and "today", and a
     tracked item cited by its number ("TODO (#3, rate limits)"). None is a relative date or
     task state, and the dream has nothing to rewrite."""
     _put(
@@ -1695,6 +1695,7 @@ def build_retro_notes_dir(root: Path) -> Path:
             "project",
             "**Shipped:** the whole shop from zero in 5 days, payments included.\n\n"
             'The team went from "one supplier" to "three suppliers" in two weeks.\n\n'
+            "The payment work was 6 PRs in one day.\n\n"
             "Filed one new TODO (#3, rate limits) for the follow-up.\n\n"
             "**Why:** the next launch plans from this.\n\n"
             "**How to apply:** read it before planning a launch.",

@@ -26,10 +26,11 @@ __all__ = [
 # days", "+29.3% in 9 days", "68 events in 12 months", "+$450 in 3 days" (real41: a trading
 # project's backtests; the dream rewrote "10 signals in 56 days" to "10 signals 2027-01-28").
 # A tally is a number standing alone (not the end of a name, `v2`) followed by a percent sign
-# or by a plural noun (one word may come between: "12 new trades"), or an amount of money.
+# or by a plural noun (one word may come between: "12 new trades"; an acronym's plural, "8 PRs
+# in one day", real45), or an amount of money.
 _TALLY_BEFORE = re.compile(
     r"(?<![\w.])[+\-\u2212]?(?:[$\u20ac\u00a3]\d[\d,]*(?:\.\d+)?[kKmM]?"
-    r"|\d[\d,]*(?:\.\d+)?(?:\s*%|\s+(?:[A-Za-z-]+\s+)?[A-Za-z-]*[a-z]s))\s+\Z"
+    r"|\d[\d,]*(?:\.\d+)?(?:\s*%|\s+(?:[A-Za-z-]+\s+)?(?:[A-Za-z-]*[a-z]|[A-Z]{2,})s))\s+\Z"
 )
 # After "end of week" (month, quarter, year) on its line, a number names a plan's own period:
 # "10 paying customers by end of week 20" (real44: a startup's staged plan), no calendar week.

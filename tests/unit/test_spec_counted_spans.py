@@ -22,13 +22,21 @@ def _counted(line: str) -> bool:
 
 @pytest.mark.parametrize(
     "line",
-    ["Only 10 signals in 56 days", "+29.3% in 9 days", "by end of week 20", "end of week\t3"],
+    [
+        "Only 10 signals in 56 days",
+        "+29.3% in 9 days",
+        "8 PRs in 3 days",
+        "by end of week 20",
+        "end of week\t3",
+    ],
 )
 def test_a_tally_before_or_a_number_after_makes_the_phrase_a_count(line: str) -> None:
     assert _counted(line)
 
 
-@pytest.mark.parametrize("line", ["ship v2 in 3 days", "ship in 3 days", "by end of week."])
+@pytest.mark.parametrize(
+    "line", ["ship v2 in 3 days", "ship in 3 days", "by end of week.", "ship 2 PR in 3 days"]
+)
 def test_a_phrase_with_no_such_number_is_a_day(line: str) -> None:
     assert not _counted(line)
 
