@@ -1673,8 +1673,9 @@ def build_retro_notes_dir(root: Path) -> Path:
     """A hobby shop's retrospectives (real45): how long a change took ("the shop from zero in 5
     days", "went from one supplier to three in two weeks", "6 PRs in one day", an index hook
     "empty repo -> first release in 6 days"), a standing rule that names files by a date template and "today", and a
-    tracked item cited by its number ("TODO (#3, rate limits)"). None is a relative date or
-    task state, and the dream has nothing to rewrite."""
+    tracked item cited by its number ("TODO (#3, rate limits)"), and model variants named in
+    snake_case parts of words, acronyms and numbers (`Base12RNN_NoNorm_H32`). None is a
+    relative date, task state or a secret, and the dream has nothing to rewrite."""
     _put(
         root / "project_post_naming.md",
         flat_memory(
@@ -1702,7 +1703,20 @@ def build_retro_notes_dir(root: Path) -> Path:
         ),
     )
     _put(
+        root / "feedback_quick_sweeps.md",
+        flat_memory(
+            "Quick sweeps",
+            "which model variants a quick sweep runs",
+            "feedback",
+            "Run `Base12Attn`, `Base12Attn_NoNorm` and `Base12RNN_NoNorm_H32` in a quick sweep;"
+            " leave `Base12RNN_NoNorm_H64` for the full runs.\n\n"
+            "**Why:** the wide one costs four times the compute for the same score.\n\n"
+            "**How to apply:** list the variants before each sweep script.",
+        ),
+    )
+    _put(
         root / "MEMORY.md",
+        "- [Quick sweeps](feedback_quick_sweeps.md) \u2014 which variants a quick sweep runs\n"
         "- [Post naming](project_post_naming.md) \u2014 how a new shop post is named\n"
         "- [Launch retro](project_launch_retro.md) \u2014 empty repo \u2192 first release in"
         " 6 days\n",

@@ -1698,6 +1698,7 @@ _MASK_PIECES = [
     "sheet id: ",
     "1a2B3c4D5e6F7g8H9i0JkLmNoPqRs",
     "AlphaXmfRpt1270LowLiq",
+    "Base12RNN_NoNorm_H32",
     "snake_case_name",
     "retryBudget",
     "password",
@@ -2286,10 +2287,30 @@ def test_a_changes_span_a_date_templates_today_and_a_numbered_todo_are_no_findin
 ) -> None:
     """real45: a retro's "from zero in 4 days" and "project zero -> first deploy in 4 days"
     were relative dates, a rule's "today's date ... (01 if no other post today)" beside
-    `blog/YYYY-MM-DD-NN-<slug>.md` one the dream rewrote to the memory's own day, and "one new
-    TODO (#2, ...)" task state."""
+    `blog/YYYY-MM-DD-NN-<slug>.md` one the dream rewrote to the memory's own day, "one new
+    TODO (#2, ...)" task state, and a model variant's name (`Level15GSF_NoDrop_K16`) a
+    high-entropy token."""
     root = real_dir("retro-notes")
     found = lint_memory_dir(root)
-    rules = ("relative-date", "ephemeral-task-state")
+    rules = ("relative-date", "ephemeral-task-state", "secret")
     assert [(f.rule, f.path, f.line) for f in found if f.rule in rules] == []
     assert [a.kind for a in plan_consolidation(root).actions] == []
+
+
+@pytest.mark.parametrize(
+    ("token", "name"),
+    [
+        ("Level15GSF_NoDrop_K16", True),
+        ("Base12RNN_NoNorm", True),
+        ("sk_test_1234567890abcdefghij", False),  # a key's known prefix
+        ("aB3dEf9GhIj_kLm2NoP", False),  # short runs: random
+        ("tok_9fK2mQ8rT4vX1zB7nC3pL6", False),
+        ("rk_live_1234567890abcdefghij", False),  # no capitalised word
+    ],
+)
+def test_a_variants_snake_case_name_of_words_acronyms_and_numbers_is_an_identifier(
+    token: str, name: bool
+) -> None:
+    from memdir_nb.lint.secret_context import _looks_like_identifier
+
+    assert _looks_like_identifier(token) is name
