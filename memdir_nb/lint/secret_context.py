@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from memdir_nb.lint.findings import Collector, MemoryText, ScopeIndex, field_line
+from memdir_nb.lint.identifier_names import KEY_PREFIXES as _KEY_PREFIXES
+from memdir_nb.lint.identifier_names import looks_like_identifier as _looks_like_identifier
 from memdir_nb.security.secret_scan import (
     DECODED_FIELD_PREFIX,
     SecretFinding,
@@ -133,42 +135,6 @@ _CASE_MARKS = bytes(
 )
 _LOWER_THEN_BREAK = b"aB"
 _IDENTIFIER = re.compile(r"(?<![\w+/=-])[A-Za-z][A-Za-z0-9_]{7,}(?![\w+/=])")
-_WORDLIKE_PART = re.compile(r"[A-Z]?[a-z]{2,}")
-
-
-# A variant's name: snake_case parts of words, acronyms and numbers ("Level15GSF_NoDrop_K16",
-# real45: a research project's model variants, read as a high-entropy token). Its runs (a
-# capitalised word, an acronym, a lower-case word, a number) are long: at least
-# _MIN_NAME_RUN characters on average, where a random token's average under two.
-_NAME_RUN = re.compile(r"[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|\d+")
-_MIN_NAME_RUN = 2.5
-_LOWER_BEFORE_BREAK = re.compile(r"[a-z][A-Z0-9_]")
-
-
-def _looks_like_identifier(token: str) -> bool:
-    """A CamelCase or snake_case name made mostly of word-like parts (AlphaXmfRpt1270LowLiq),
-    or a snake_case name of words, acronyms and numbers (Level15GSF_NoDrop_K16)."""
-    if token.isalpha() and token[1:].islower():
-        return False  # one capital at most, first: a single word-like part (a fast exit)
-    parts = _WORDLIKE_PART.findall(token)
-    if len(parts) >= 2 and sum(map(len, parts)) >= 0.6 * len(token):
-        return True
-    return "_" in token.strip("_") and _a_variants_name(token)
-
-
-def _a_variants_name(token: str) -> bool:
-    """Whether token's runs are long on average (see _NAME_RUN), one of them a capitalised
-    word, and it holds a lower-case letter before a capital, a digit or '_' (as every name
-    _mask_identifiers masks does); a key's known prefix (`sk_live_...`) never makes one."""
-    if token.startswith(_KEY_PREFIXES):
-        return False
-    letters = token.replace("_", "")
-    runs = _NAME_RUN.findall(letters)
-    return (
-        len(letters) >= _MIN_NAME_RUN * max(len(runs), 1)
-        and any(run[0].isupper() and run[-1].islower() for run in runs)
-        and _LOWER_BEFORE_BREAK.search(token) is not None
-    )
 
 
 def _public(m: re.Match[str]) -> str:
@@ -192,18 +158,6 @@ _DRIVE_ID_LABELLED = re.compile(
     r"(?P<v>[A-Za-z0-9_-]{25,50})(?![\w-])"
 )
 _DRIVE_LABEL_NEEDLES = ("drive", "folder", "doc", "sheet", "slide")
-_KEY_PREFIXES = (
-    "AIza",
-    "sk-",
-    "sk_",
-    "ghp_",
-    "gho_",
-    "ghs_",
-    "github_pat_",
-    "xox",
-    "AKIA",
-    "glpat-",
-)
 
 
 def _may_label_a_drive_id(text: str, low: str) -> bool:
