@@ -1669,6 +1669,61 @@ def build_webapp_notes_dir(root: Path) -> Path:
     return root
 
 
+def build_retro_notes_dir(root: Path) -> Path:
+    """A hobby shop's retrospectives (real45): how long a change took ("the shop from zero in 5
+    days", "went from one supplier to three in two weeks", "6 PRs in one day", an index hook
+    "empty repo -> first release in 6 days"), a standing rule that names files by a date template and "today", and a
+    tracked item cited by its number ("TODO (#3, rate limits)"), and model variants named in
+    snake_case parts of words, acronyms and numbers (`Base12RNN_NoNorm_H32`). None is a
+    relative date, task state or a secret, and the dream has nothing to rewrite."""
+    _put(
+        root / "project_post_naming.md",
+        flat_memory(
+            "Post naming",
+            "how a new shop post is named",
+            "project",
+            "Save each post as `posts/YYYY-MM-DD-NN-<slug>.md` \u2014 today's date, then a"
+            " two-digit count (01 unless a post already went out today).\n\n"
+            "**Why:** the feed sorts by file name.\n\n"
+            "**How to apply:** list `posts/` before saving a new one.",
+        ),
+    )
+    _put(
+        root / "project_launch_retro.md",
+        flat_memory(
+            "Launch retro",
+            "what the shop launch taught",
+            "project",
+            "**Shipped:** the whole shop from zero in 5 days, payments included.\n\n"
+            'The team went from "one supplier" to "three suppliers" in two weeks.\n\n'
+            "The payment work was 6 PRs in one day.\n\n"
+            "Filed one new TODO (#3, rate limits) for the follow-up.\n\n"
+            "**Why:** the next launch plans from this.\n\n"
+            "**How to apply:** read it before planning a launch.",
+        ),
+    )
+    _put(
+        root / "feedback_quick_sweeps.md",
+        flat_memory(
+            "Quick sweeps",
+            "which model variants a quick sweep runs",
+            "feedback",
+            "Run `Base12Attn`, `Base12Attn_NoNorm` and `Base12RNN_NoNorm_H32` in a quick sweep;"
+            " leave `Base12RNN_NoNorm_H64` for the full runs.\n\n"
+            "**Why:** the wide one costs four times the compute for the same score.\n\n"
+            "**How to apply:** list the variants before each sweep script.",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Quick sweeps](feedback_quick_sweeps.md) \u2014 which variants a quick sweep runs\n"
+        "- [Post naming](project_post_naming.md) \u2014 how a new shop post is named\n"
+        "- [Launch retro](project_launch_retro.md) \u2014 empty repo \u2192 first release in"
+        " 6 days\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1720,6 +1775,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "holiday-notes": build_holiday_notes_dir,
     "cited-notes": build_cited_notes_dir,
     "webapp-notes": build_webapp_notes_dir,
+    "retro-notes": build_retro_notes_dir,
 }
 
 

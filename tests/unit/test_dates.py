@@ -744,6 +744,9 @@ def test_a_recurring_cue_is_found_before_a_weekday_as_in_the_whole_line_before_i
         ("next Monday " * 20_000, 20_000),  # a phrase, its weekday not counted again
         ("2026-12-25 (Friday) " * 12_000, 0),  # each the weekday of the date beside it
         ("Friday: closed 2026-12-24, " * 8_000, 8_000),  # a label and a date of another day
+        ("went from a to b in 3 days. " * 10_000, 0),  # each the time a change took
+        ("ship in 3 days; " * 20_000, 20_000),  # each a day, no start before any
+        ("YYYY-MM-DD " + "today " * 20_000, 0),  # the day a step is done, the template once
     ],
     ids=[
         "weekdays",
@@ -754,6 +757,9 @@ def test_a_recurring_cue_is_found_before_a_weekday_as_in_the_whole_line_before_i
         "phrases",
         "dated-weekdays",
         "mislabelled-weekdays",
+        "change-spans",
+        "spans-without-a-start",
+        "templated-todays",
     ],
 )
 def test_a_long_line_of_phrases_quotes_and_ranges_is_read_phrase_by_phrase(
@@ -762,3 +768,21 @@ def test_a_long_line_of_phrases_quotes_and_ranges_is_read_phrase_by_phrase(
     hits = dates.find_relative_dates(line)
     assert len(hits) == found
     assert all(hit.phrase == line[hit.start : hit.end] for hit in hits)
+
+
+@pytest.mark.parametrize(
+    ("line", "phrases"),
+    [
+        ("- [Setup](retro.md) \u2014 project zero \u2192 first deploy in 4 days", []),
+        ("Shipped \u2014 the whole app from zero in 4 days: scaffolding first", []),
+        ('it went from "one provider" to "a dropdown of three" in three days', []),
+        ("name it `posts/YYYY-MM-DD-NN.md`: today's date (01 if none went out today)", []),
+        ("Hit the lock again today; the freeze is in 4 days", ["today", "in 4 days"]),
+        ("we went from A to B. The audit is in 4 days", ["in 4 days"]),
+    ],
+)
+def test_a_changes_span_and_a_templates_today_are_no_relative_dates(
+    line: str, phrases: list[str]
+) -> None:
+    """real45: retros told how long a change took, and a rule named files by a date template."""
+    assert [h.phrase for h in dates.find_relative_dates(line)] == phrases
