@@ -1669,6 +1669,61 @@ def build_webapp_notes_dir(root: Path) -> Path:
     return root
 
 
+def build_retro_notes_dir(root: Path) -> Path:
+    """A hobby shop's retrospectives (real45): how long a change took ("the shop from zero in 5
+    days", "went from one supplier to three in two weeks", "6 PRs in one day", an index hook
+    "empty repo -> first release in 6 days"), a standing rule that names files by a date template and "today", and a
+    tracked item cited by its number ("TODO (#3, rate limits)"), and model variants named in
+    snake_case parts of words, acronyms and numbers (`Base12RNN_NoNorm_H32`). None is a
+    relative date, task state or a secret, and the dream has nothing to rewrite."""
+    _put(
+        root / "project_post_naming.md",
+        flat_memory(
+            "Post naming",
+            "how a new shop post is named",
+            "project",
+            "Save each post as `posts/YYYY-MM-DD-NN-<slug>.md` \u2014 today's date, then a"
+            " two-digit count (01 unless a post already went out today).\n\n"
+            "**Why:** the feed sorts by file name.\n\n"
+            "**How to apply:** list `posts/` before saving a new one.",
+        ),
+    )
+    _put(
+        root / "project_launch_retro.md",
+        flat_memory(
+            "Launch retro",
+            "what the shop launch taught",
+            "project",
+            "**Shipped:** the whole shop from zero in 5 days, payments included.\n\n"
+            'The team went from "one supplier" to "three suppliers" in two weeks.\n\n'
+            "The payment work was 6 PRs in one day.\n\n"
+            "Filed one new TODO (#3, rate limits) for the follow-up.\n\n"
+            "**Why:** the next launch plans from this.\n\n"
+            "**How to apply:** read it before planning a launch.",
+        ),
+    )
+    _put(
+        root / "feedback_quick_sweeps.md",
+        flat_memory(
+            "Quick sweeps",
+            "which model variants a quick sweep runs",
+            "feedback",
+            "Run `Base12Attn`, `Base12Attn_NoNorm` and `Base12RNN_NoNorm_H32` in a quick sweep;"
+            " leave `Base12RNN_NoNorm_H64` for the full runs.\n\n"
+            "**Why:** the wide one costs four times the compute for the same score.\n\n"
+            "**How to apply:** list the variants before each sweep script.",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Quick sweeps](feedback_quick_sweeps.md) \u2014 which variants a quick sweep runs\n"
+        "- [Post naming](project_post_naming.md) \u2014 how a new shop post is named\n"
+        "- [Launch retro](project_launch_retro.md) \u2014 empty repo \u2192 first release in"
+        " 6 days\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -1720,6 +1775,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "holiday-notes": build_holiday_notes_dir,
     "cited-notes": build_cited_notes_dir,
     "webapp-notes": build_webapp_notes_dir,
+    "retro-notes": build_retro_notes_dir,
 }
 
 
@@ -2409,6 +2465,33 @@ def build_forgotten_dir(root: Path) -> Path:
     return mem
 
 
+# A line a person cited by hand in MEMORY.md (real44's shapes, in new words): a source in
+# brackets and a footnote marker whose text sits at the index's foot.
+CITED_KILN_LINE = (
+    "* [Kiln firing](kiln.md) — hold cone 6 for 15 minutes (source: the studio's firing log) [^2]"
+)
+
+
+def build_cited_forgotten_dir(root: Path, end: str = "\n") -> Path:
+    """A memory dir whose MEMORY.md (line ends `end`) lists kiln.md by CITED_KILN_LINE, a
+    person's cited line, between keep.md's line and a footnote; then kiln.md was forgotten by
+    the store, which dropped that line."""
+    mem = root / "cited"
+    store = MemoryStore(mem, now_ms=NOW)
+    store.save("Keep", "Stays put", "project", "Nothing to forget.", filename="keep.md")
+    store.save("Kiln firing", "Cone 6 hold", "project", "Hold 15 minutes.", filename="kiln.md")
+    lines = [
+        "# Memory index",
+        "- [Keep](keep.md) — Stays put",
+        CITED_KILN_LINE,
+        "",
+        "[^2]: Firing log, the binder on shelf 3.",
+    ]
+    (mem / "MEMORY.md").write_bytes((end.join(lines) + end).encode("utf-8"))
+    MemoryStore(mem, now_ms=NOW + 60_000).forget("kiln.md")
+    return mem
+
+
 # A made-up Anthropic key and GitHub token (attack40b): written in pieces so no scanner of this
 # repository reads them as real; the secret guard knows both shapes.
 PASTED_API_KEY = "sk-ant-api03-" + "Qm7vT2xLp9Rw4Ks8" * 5 + "Zc3N-Jf6HyAA"
@@ -2561,3 +2644,38 @@ def build_ledger_session(root: Path) -> Path:
     path = project / "ledger.jsonl"
     path.write_text(w.text(), encoding="utf-8")
     return path
+
+
+QUEUED_PROMPT = (
+    f"also rotate \x1b]8;;http://x.example\x07this\x1b]8;;\x07 \u202ekey {PASTED_API_KEY} now"
+)
+
+
+def build_queued_sessions(root: Path) -> tuple[Path, Path]:
+    """A Claude home of two sessions whose typed prompts went through the input queue
+    (sessions45; `queue-operation` shapes after public 2.1.x transcripts, written anew):
+    `stopped`, a `-p` run of an enqueue and a dequeue of QUEUED_PROMPT and nothing after, and
+    `absorbed`, one turn into which QUEUED_PROMPT, typed while it ran, was taken (an enqueue, a
+    remove and its `queued_command` attachment). QUEUED_PROMPT holds an OSC 8 link, a bidi
+    override and PASTED_API_KEY. Returns the two transcripts."""
+    project = _project_of_one_memory(
+        root / "claude" / "projects" / "-home-ana-pottery",
+        ("photos.md", "photos", "where the gallery photos live"),
+        "The gallery photos live in site/img.",
+    )
+    stopped = RecordWriter("stopped", "/home/ana/pottery", "2026-12-02T08:00:00.000Z", seed="q1")
+    stopped.bookkeeping("queue-operation", operation="enqueue", content=QUEUED_PROMPT)
+    stopped.bookkeeping("queue-operation", operation="dequeue")
+    w = RecordWriter("absorbed", "/home/ana/pottery", "2026-12-02T09:00:00.000Z", seed="q2")
+    w.prompt("Resize the gallery photos.")
+    call = w.tool_use("Bash", {"command": "make thumbnails"})
+    w.response([call])
+    w.bookkeeping("queue-operation", operation="enqueue", content=QUEUED_PROMPT)
+    w.result(call, "made 12 thumbnails")
+    w.bookkeeping("queue-operation", operation="remove")
+    w.bookkeeping("attachment", attachment={"type": "queued_command", "prompt": QUEUED_PROMPT})
+    w.response([{"type": "text", "text": "Resized, and the key is rotated."}])
+    paths = (project / "stopped.jsonl", project / "absorbed.jsonl")
+    for path, writer in zip(paths, (stopped, w), strict=True):
+        path.write_text(writer.text(), encoding="utf-8")
+    return paths

@@ -30,6 +30,7 @@ from memdir_nb.home.subagent_meta import SubagentMeta, subagent_meta
 from memdir_nb.home.transcript_folders import owning_session
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import NotATranscriptError, StreamedReplay, iter_replay
+from memdir_nb.reports.replay_ledger import ledger_notes, ledger_totals
 from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
 from memdir_nb.security.secret_scan import redact_secrets
 from memdir_nb.spec.constants import PROJECTS_DIRNAME
@@ -266,6 +267,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         _say_line(CAPS_FOOTNOTE)
     _say("")
     _say(replay.summary())
+    for note in ledger_notes(replay):  # the snapshots and tokens, as the replay widget lists them
+        _say_line(note)
     return 0
 
 
@@ -285,6 +288,8 @@ def _print_json_replay(transcript: Path, stream: StreamedReplay) -> None:
                 "likely_miss_turns": replay.likely_miss_turns,
                 "recall_turns": replay.recall_turns,
                 "problems": replay.problem_lines(),
+                "ledger": ledger_totals(replay.session.ledger),
+                "ledger_notes": ledger_notes(replay),
                 "turns": [],
             },
             indent=2,

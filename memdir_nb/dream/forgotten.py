@@ -3,9 +3,12 @@
 Forget keeps no manifest (storage.targets.free_trash_path names the copy, and the name is all
 there is), so `dream.apply.restore` comes here for a memory name no batch holds more recently:
 the newest forgotten copy is moved back through the store transaction (into team/, the secret
-guard scans it) and its index line is written again as save writes it (the header's name and
-description; a line already there is kept). Copies forgotten by every version so far have this
-layout, so the ones already on people's disks are found the same way.
+guard scans it) and its index line is put back: the line(s) its forget dropped, byte for byte,
+from the file kept beside the copy (storage.index_writes), so a person's citation comes back
+with it; for a copy with none (an older version's forget) the line save writes, from the
+header's name and description. A line already there is kept either way. Copies forgotten by
+every version so far have this layout, so the ones already on people's disks are found the
+same way.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from memdir_nb.spec.constants import TEAM_DIRNAME, TRASH_DIRNAME
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.agent_root_index import agent_index_paths
+from memdir_nb.storage.index_writes import kept_lines
 from memdir_nb.storage.memory_filenames import split_store_filename, store_filename
 from memdir_nb.storage.name_twins import new_name_twin
 from memdir_nb.storage.store_checks import MemoryValidationError
@@ -127,9 +131,14 @@ def check_put_back(tx: StoreTransaction, root: Path, copy: ForgottenCopy) -> lis
 
 
 def put_back(tx: StoreTransaction, store: MemoryStore, copy: ForgottenCopy) -> list[str]:
-    """Move copy back and write its index line, in tx, after the same checks as the preview."""
+    """Move copy back and write its index line (the one its forget kept, else save's), in tx,
+    after the same checks as the preview. A kept file that cannot be used is named in the
+    store's warnings, and save's line written."""
     done = check_put_back(tx, store.memory_dir, copy)
+    kept, problem = kept_lines(tx, copy.trash_rel, split_store_filename(copy.rel)[1])
+    if problem is not None:
+        store.warnings.append(f"{problem}; the index line was written from the memory's header")
     tx.move(copy.trash_rel, copy.rel)  # into team/, the secret guard scans it
     text = tx.read_bytes(copy.rel)
-    store.index_put_back(tx, copy.rel, (text or b"").decode("utf-8", "replace"))
+    store.index_put_back(tx, copy.rel, (text or b"").decode("utf-8", "replace"), kept)
     return done

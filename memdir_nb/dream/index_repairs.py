@@ -4,6 +4,7 @@ shortened, then fitted to Claude Code's load caps."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -122,13 +123,13 @@ def _index_line_actions(
         named = _indexed_rel(targets, target, in_scope)
         if named is not None and named[1]:
             indexed.setdefault(named[0], no)
-    moved_files: list[MovedFiles] = []  # made at the first dangling line
+    moved_files = functools.cache(lambda: MovedFiles(in_scope))  # made at the first dangling line
     for e, found in entries:
         if found is None:
             continue
         rel, exists = found
         if rel not in in_scope and not exists:
-            actions.extend(_dangling_actions(irel, e, in_scope, indexed, moved_files))
+            actions.extend(_dangling_actions(irel, e, indexed, moved_files))
         elif len(e.raw) > MAX_INDEX_LINE_CHARS and not e.cited:  # a citation stays (real44)
             actions.extend(_shorten_action(irel, e))
     return actions, indexed
@@ -137,19 +138,16 @@ def _index_line_actions(
 def _dangling_actions(
     irel: str,
     e: IndexEntry,
-    in_scope: dict[str, _Mem],
     indexed: dict[str, int],
-    moved_files: list[MovedFiles],
+    moved_files: Callable[[], MovedFiles],
 ) -> list[PlanAction]:
     """A dangling line's action (_dangling_action), if any: none for prose or a block's
     heading (lint reports it), nor for a cited line with nowhere to follow its file (real44:
-    never dropped). indexed gains the file a repointed line now lists; moved_files holds the
-    one MovedFiles, made at the first dangling line."""
+    never dropped). indexed gains the file a repointed line now lists; moved_files gives the
+    index's one MovedFiles (made on its first call)."""
     if not e.repointable:
         return []
-    if not moved_files:
-        moved_files.append(MovedFiles(in_scope))
-    moved = moved_files[0].find(e.target)
+    moved = moved_files().find(e.target)
     if moved is not None and moved in indexed:
         moved = None  # another line already points there: this one goes
     if moved is None and not e.removable:

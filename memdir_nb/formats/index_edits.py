@@ -66,19 +66,41 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
     return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))
 
 
-def remove_index_entry(text: str, target: str) -> str:
-    """MEMORY.md text without the loaded entry line(s) for target; everything else kept as it
-    was, a copy a person commented out (or left in the frontmatter) too: it is no entry."""
+def _split_entries(text: str, target: str) -> tuple[list[str], list[bool], bool]:
+    """text's lines (LF), whether each is a loaded entry line for target, and whether text
+    ended with a line end: what remove_index_entry drops and entry_lines_for keeps."""
     want = norm_target(target)
     lines, ends = split_keep_end(text)
     prose = entry_line_flags("\n".join(lines))
-    out = [
-        line
+    hits = [
+        prose[no - 1] and (entry := parse_entry_line(line, no)) is not None and entry.target == want
         for no, line in enumerate(lines, start=1)
-        if not prose[no - 1]
-        or (entry := parse_entry_line(line, no)) is None
-        or entry.target != want
     ]
+    return lines, hits, ends
+
+
+def remove_index_entry(text: str, target: str) -> str:
+    """MEMORY.md text without the loaded entry line(s) for target; everything else kept as it
+    was, a copy a person commented out (or left in the frontmatter) too: it is no entry."""
+    lines, hits, ends = _split_entries(text, target)
+    out = [line for line, hit in zip(lines, hits, strict=True) if not hit]
     if not out:
         return ""
     return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))
+
+
+def entry_lines_for(text: str, target: str) -> list[str]:
+    """The loaded entry line(s) for target as written (without their line ends): the very
+    lines remove_index_entry drops, so a forget can keep them (storage.index_writes)."""
+    lines, hits, _ends = _split_entries(text, target)
+    return [line for line, hit in zip(lines, hits, strict=True) if hit]
+
+
+def append_entry_lines(text: str, entry_lines: list[str]) -> str:
+    """text with entry_lines added at its end as written, as upsert_index_entry adds a line
+    for a memory the index does not list (a comment or code block left open closed first),
+    line ends in text's style."""
+    lines, _ends = split_keep_end(text)
+    if closer := block_left_open(text):
+        lines.append(closer)
+    return in_style("\n".join([*lines, *entry_lines]) + "\n", line_end_style(text))

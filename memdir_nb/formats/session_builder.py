@@ -34,7 +34,7 @@ from memdir_nb.formats.session_model import (
     timestamp_ms,
     turns_were_sidechain,
 )
-from memdir_nb.formats.session_queue import InputQueue, absorb
+from memdir_nb.formats.session_queue import MAX_QUEUED, InputQueue, absorb, is_typed
 from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
@@ -177,6 +177,9 @@ class SessionBuilder:
             self._turns_gone -= gone
             drop_turns(s, copied - gone, 0)  # the running turn too when the copy holds it
             self._prefix.name_parent(s)
+        s.unanswered = self._queue.waiting_typed(self.turn_count)  # typed, no turn began
+        s.unanswered_more = self._queue.dropped_typed(self.turn_count) if s.unanswered else 0
+        s.last_typed = s.unanswered[-1] if s.unanswered else s.last_typed
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)
             s.turns[-1].local_commands.extend(self._pending_local)
@@ -348,9 +351,9 @@ class SessionBuilder:
         ended = self._ended or self._idle or given_the_conversation(s.agent_id or "")
         if running and not ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
-            running.queued_prompts.append(
-                cap_text(text, SESSION_QUEUED_PROMPT_MAX_CHARS)
-            )  # same prompt id
+            if len(running.queued_prompts) < MAX_QUEUED:  # same prompt id
+                running.queued_prompts.append(cap_text(text, SESSION_QUEUED_PROMPT_MAX_CHARS))
+            self._typed(text)
             self._queue.prompt_arrived(text, self.turn_count)  # a dequeue that released it
             running.images += images
             self._touch(running, record)
@@ -468,6 +471,12 @@ class SessionBuilder:
         """Queued input taken into the running turn (a remove, then its attachment)."""
         if self.session.turns:
             absorb(self.session.turns[-1], text, self._noted)
+            self._typed(text)
+
+    def _typed(self, text: str) -> None:
+        """A prompt typed while a turn ran, taken into it: the last typed so far (sessions45)."""
+        if is_typed(text):
+            self.session.last_typed = cap_text(text, SESSION_PROMPT_MAX_CHARS)
 
 
 def build_session(records: Iterable[tuple[int, Mapping[str, Any]]], path: str = "") -> Session:

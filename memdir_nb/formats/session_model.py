@@ -347,7 +347,9 @@ class Session:
     # recaps, informational lines and mode records (formats.session_notices): never turns
     notices: SessionNotices = field(default_factory=SessionNotices)
     ledger: SessionLedger = field(default_factory=SessionLedger)  # formats.session_ledger
-    last_typed: str | None = None  # the last prompt the user typed (a turn of kind "prompt")
+    last_typed: str | None = None  # the last prompt typed: a turn's (kind "prompt") or queued
+    unanswered: list[str] = field(default_factory=list)  # typed, queued, no turn began for them
+    unanswered_more: int = 0  # more of them than the queue kept (formats.session_queue)
 
     outside_edit_count: int = (
         0  # `edited_text_file` notes kept on turns (SESSION_OUTSIDE_EDITS_MAX)

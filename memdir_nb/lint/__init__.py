@@ -13,7 +13,8 @@ its Why and How-to-apply lines, a Grafana board name) produces no findings.
 The package: `findings` (Finding, severities, what lint reads), `reading` (bounded reads of
 memories and indexes), `content` (per-memory rules), `code_blocks` (fenced blocks: which
 lines are inside one, which holds code), `secret_context` (the secret rule and its
-public-value masking), `description_audit` (what a manifest-only selector cannot see in a body),
+public-value masking), `identifier_names` (which tokens are names, not keys, for that
+masking), `description_audit` (what a manifest-only selector cannot see in a body),
 `index_rules` (MEMORY.md rules), `workers` (the files read and linted on two cores), `kept`
 (each file's findings kept between passes in one process, by what was read) and `driver` (the
 whole-dir pass).

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from memdir_nb.lint.findings import Collector, MemoryText, ScopeIndex, field_line
+from memdir_nb.lint.identifier_names import KEY_PREFIXES as _KEY_PREFIXES
+from memdir_nb.lint.identifier_names import looks_like_identifier as _looks_like_identifier
 from memdir_nb.security.secret_scan import (
     DECODED_FIELD_PREFIX,
     SecretFinding,
@@ -133,15 +135,6 @@ _CASE_MARKS = bytes(
 )
 _LOWER_THEN_BREAK = b"aB"
 _IDENTIFIER = re.compile(r"(?<![\w+/=-])[A-Za-z][A-Za-z0-9_]{7,}(?![\w+/=])")
-_WORDLIKE_PART = re.compile(r"[A-Z]?[a-z]{2,}")
-
-
-def _looks_like_identifier(token: str) -> bool:
-    """A CamelCase or snake_case name made mostly of word-like parts (AlphaXmfRpt1270LowLiq)."""
-    if token.isalpha() and token[1:].islower():
-        return False  # one capital at most, first: a single word-like part (a fast exit)
-    parts = _WORDLIKE_PART.findall(token)
-    return len(parts) >= 2 and sum(map(len, parts)) >= 0.6 * len(token)
 
 
 def _public(m: re.Match[str]) -> str:
@@ -165,18 +158,6 @@ _DRIVE_ID_LABELLED = re.compile(
     r"(?P<v>[A-Za-z0-9_-]{25,50})(?![\w-])"
 )
 _DRIVE_LABEL_NEEDLES = ("drive", "folder", "doc", "sheet", "slide")
-_KEY_PREFIXES = (
-    "AIza",
-    "sk-",
-    "sk_",
-    "ghp_",
-    "gho_",
-    "ghs_",
-    "github_pat_",
-    "xox",
-    "AKIA",
-    "glpat-",
-)
 
 
 def _may_label_a_drive_id(text: str, low: str) -> bool:

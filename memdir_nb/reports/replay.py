@@ -439,4 +439,5 @@ def _replay_turn(
         agent_read=read,
         agent_wrote=wrote,
         likely_misses=misses,
+        queued_prompts=list(turn.queued_prompts),
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_keys
 from memdir_nb.reports.replay_notices import notice_notes
-from memdir_nb.spec.text import plural, terminal_line
+from memdir_nb.spec.text import cap_text, first_few, one_line, plural, terminal_line
 
 # What replay says about a transcript of one of the CLI's own agents (Session.kind).
 _CLI_AGENT_NOTES = {
@@ -51,7 +51,26 @@ def session_notes(session: Session) -> list[str]:
             "a conversation handed to an agent, or a second /compact writing the session's own "
             "records again); the copies are left out, so each turn is read once"
         )
-    return notes + refusal_notes(session) + notice_notes(session)
+    return notes + refusal_notes(session) + notice_notes(session) + unanswered_notes(session)
+
+
+UNANSWERED_SHOWN = 3  # prompts no turn began for that the note names, then a count
+_UNANSWERED_CHARS = 200  # each kept to about this (cap_text: a credential goes whole)
+
+
+def unanswered_notes(session: Session) -> list[str]:
+    """The prompts the user typed that no turn began for (Session.unanswered: queued, then the
+    file ends; a `-p` run that stopped after its `queue-operation` records), on one line."""
+    typed = session.unanswered
+    if not typed:
+        return []
+    count = len(typed) + session.unanswered_more
+    named = [f'"{cap_text(one_line(t), _UNANSWERED_CHARS)}"' for t in typed[:UNANSWERED_SHOWN]]
+    shown = first_few(named, UNANSWERED_SHOWN, count=count)
+    return [
+        f"{plural(count, 'prompt')} typed and queued that no turn began for (the "
+        f"transcript ends first): {shown}"
+    ]
 
 
 def refusal_notes(session: Session) -> list[str]:

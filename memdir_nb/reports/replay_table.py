@@ -58,6 +58,8 @@ class TurnReplay:
     # what Claude Code's own recall surfaced in this turn, as its `relevant_memories` record
     # names it (memory-relative); these count as surfaced from the next turn on
     cli_surfaced: list[str] = field(default_factory=list)
+    # prompts the user typed while this turn ran, taken into it (formats.session_queue)
+    queued_prompts: list[str] = field(default_factory=list)
 
     @property
     def surfaced_names(self) -> list[str]:
@@ -79,6 +81,7 @@ class TurnReplay:
             "likely_miss": ", ".join(self.likely_misses),
             "extraction": self.extraction.action if self.extraction else "",
             "cli_surfaced": ", ".join(self.cli_surfaced),
+            "queued_prompts": self.queued_prompts,
         }
 
 
@@ -146,7 +149,9 @@ class SessionReplay:
         """Count one more turn, and keep it in `turns` unless keep is False. Returns the turn as
         the replay shows it: a copy whose prompt is `shown` (recall has run on it as typed), so
         the row the caller built is left as it was."""
-        row = replace(t, prompt=self.shown(t.prompt))
+        row = replace(
+            t, prompt=self.shown(t.prompt), queued_prompts=[self.shown(p) for p in t.queued_prompts]
+        )
         self.totals.add(row)
         if keep:
             self.turns.append(row)
@@ -231,6 +236,7 @@ EXTRACTION_LABELS = {
 # The CLI's own recall picks a turn's line names (it picks five a turn; a hostile transcript
 # named 4,096 on one turn and printed one line of 44 KB, attack round 25); the rest are counted.
 CLI_SURFACED_SHOWN = 10
+QUEUED_SHOWN = 3  # prompts typed while a turn ran that its table line names, then a count
 
 
 TABLE_HEADER = (
@@ -270,6 +276,10 @@ def turn_lines(t: TurnReplay) -> Iterator[str]:
     if t.cli_surfaced:
         shown = first_few(t.cli_surfaced, CLI_SURFACED_SHOWN)
         yield f"{'':>4}  Claude Code's own recall surfaced: {shown}"
+    if t.queued_prompts:
+        cut = [_fit(" ".join(p.split()), 60) for p in t.queued_prompts[:QUEUED_SHOWN]]
+        typed = first_few(cut, QUEUED_SHOWN, count=len(t.queued_prompts))
+        yield f"{'':>4}  typed while the agent worked: {typed}"
 
 
 def _fit(text: str, width: int) -> str:

@@ -24,6 +24,8 @@ standup"), a generic one ("on a Friday", "any Friday") and a kind of day ("Monda
 written beside it ("2026-12-25 (Friday): office closed") or labelling a line under it (a
 heading "## 25 December 2026" over "Friday: office closed"), names that date and is no relative
 date; a weekday the date does not fall on still is one (spec.written_dates reads the date).
+A capitalised "Today" naming a part of an app ("Today view", "Today tab", "[Today](x.md)") is
+a name, no date (spec.today_names); "Today we moved…" and "as of today" are dates.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from memdir_nb.spec.counted_spans import counted_not_dated
 from memdir_nb.spec.text import fence_change, has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
+from memdir_nb.spec.today_names import today_as_a_name
 from memdir_nb.spec.written_dates import LineDates, weekday_of_a_written_date
 
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -208,6 +211,12 @@ def _in_a_title(line: str, start: int) -> bool:
     return bool(before) and before[-1].isalnum()
 
 
+def _a_name(line: str, start: int, end: int) -> bool:
+    """Whether the phrase at line[start:end] is (in) a name: a title's capital inside a
+    sentence, or a "Today" naming a part of an app ("Today view", "[Today](x.md)")."""
+    return _in_a_title(line, start) or today_as_a_name(line, start, end)
+
+
 # A comparison between a name and the phrase (`endDate>today`, `due <= tomorrow`, `x == today`)
 # or a value set with no space (`status=today`): code, whose "today" means the day it runs.
 _COMPARED_BEFORE = re.compile(r"[\w)\]](?: ?(?:[<>]=?|[=!]==?) ?|=)\Z")
@@ -270,7 +279,8 @@ def _line_hits(line: str, before: str = "") -> Iterator[tuple[int, int, str]]:
     A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
     _QUOTED) or in inline code (`getDate/Tomorrow` is a name, which the rewrite leaves as
     written, so lint does not ask for one), nor "today's", nor a phrase capitalised inside a
-    sentence (_in_a_title) or joined to a word by a hyphen or a slash (_in_a_compound).
+    sentence or a "Today" naming a part of an app (_a_name), nor one joined to a word by a
+    hyphen or a slash (_in_a_compound).
     """
     if _LABEL_LINE.match(line):
         return
@@ -284,7 +294,7 @@ def _line_hits(line: str, before: str = "") -> Iterator[tuple[int, int, str]]:
         wd = m.start("wd")
         if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
             continue
-        if _set_apart(line, m.start(), m.end(), quoted) or _in_a_title(line, m.start()):
+        if _set_apart(line, m.start(), m.end(), quoted) or _a_name(line, m.start(), m.end()):
             continue
         if _in_a_compound(line, m.start(), m.end()) or counted_not_dated(line, m):
             continue

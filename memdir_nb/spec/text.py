@@ -263,25 +263,31 @@ def in_style(edited: str, end: str) -> str:
 
 
 _CUT_WORD_MAX = 256  # longer than any credential's shape the secret scan knows
+_SPACE = re.compile(r"\s")  # str.isspace's characters
 
 
 def cap_text(text: str, limit: int) -> str:
     """text cut to limit characters and marked " [...]", for what a transcript reader keeps
     (a session's prompts, notes and results: formats.session_model and the modules beside it).
 
-    A word the limit would cut, begun at most _CUT_WORD_MAX characters before it, goes whole:
-    a credential cut there kept its first characters ("ghp_" and 26 of its 36) and no longer
-    had the shape the masker redacts where the text is shown (attack44). A longer word is cut.
+    A word the limit would cut goes whole: a credential cut there kept its first characters
+    ("ghp_" and 26 of its 36) and no longer had the shape the masker redacts where the text is
+    shown (attack44). A word of _CUT_WORD_MAX characters or more before the limit goes too,
+    said by its own marker: a credential glued to a long run with no space (`…xxxxghp_…`,
+    `key=…`) was cut inside and its head shown (lefts45). Nothing past text[limit] is read,
+    and the search for the word's start stays inside the limit.
     """
     if len(text) <= limit:
         return text
     kept = text[:limit]
-    if not text[limit].isspace():
-        for at in range(limit - 1, max(limit - _CUT_WORD_MAX, 0) - 1, -1):
-            if kept[at].isspace():
-                kept = kept[:at].rstrip()
-                break
-    return kept + " [...]"
+    if text[limit].isspace():
+        return kept + " [...]"
+    space = _SPACE.search(kept[::-1])  # the last blank before the cut, if any
+    start = limit - 1 - space.start() if space is not None else -1
+    cut = limit - 1 - start  # characters of the cut word the limit would keep
+    kept = kept[: max(start, 0)].rstrip()
+    mark = "[...]" if cut < _CUT_WORD_MAX else f"[... a word of over {cut:,} characters left out]"
+    return f"{kept} {mark}" if kept else mark
 
 
 def clip(text: str, limit: int = 80) -> str:
@@ -323,11 +329,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {many}"
 
 
-def first_few(names: Sequence[str], limit: int, rest: str = "more") -> str:
+def first_few(
+    names: Sequence[str], limit: int, rest: str = "more", *, count: int | None = None
+) -> str:
     """The first `limit` names joined by commas, and how many are left ("a, b and 4,990
     more"): one line that names enough to recognise a list, whatever its length (a listing
-    that named a 5,000-file batch's every file printed one line of 205 KB, attack round 24)."""
-    left = len(names) - limit
+    that named a 5,000-file batch's every file printed one line of 205 KB, attack round 24).
+    count: how many names the list holds, for a caller that made only the first ones."""
+    left = (len(names) if count is None else count) - limit
     shown = ", ".join(names[:limit])
     return shown + (f" and {left:,} {rest}" if left > 0 else "")
 

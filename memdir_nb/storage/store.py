@@ -43,7 +43,13 @@ from memdir_nb.storage.index_rebuild import (
     rebuild_in_transaction,
     refuse_folder_of_memory_dirs,
 )
-from memdir_nb.storage.index_writes import cited_line, put_index_line, remove_index_line
+from memdir_nb.storage.index_writes import (
+    cited_line,
+    keep_dropped_lines,
+    put_index_line,
+    put_kept_lines,
+    remove_index_line,
+)
 from memdir_nb.storage.link_report import LinksLeft, LinkSnapshot
 from memdir_nb.storage.memory_filenames import (
     free_memory_filename,
@@ -215,10 +221,11 @@ class MemoryStore:
             self.warnings.append(msg)
             log.warning(msg)
 
-    def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
-        verdict = remove_index_line(tx, self._scope_dir(scope) / ENTRYPOINT_NAME, plain)
+    def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> list[str]:
+        verdict, dropped = remove_index_line(tx, self._scope_dir(scope) / ENTRYPOINT_NAME, plain)
         if verdict is not None:
             self.last_index_verdict = verdict
+        return dropped
 
     def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str, str]:
         text = tx.read_text(path)
@@ -333,8 +340,9 @@ class MemoryStore:
         return scope_dir / plain
 
     def forget(self, filename: str) -> Path:
-        """Drop the index line and move the file into .trash/ (never unlinked); returns the trash
-        path. Links other memories keep to it are reported, not rewritten (last_links_left)."""
+        """Drop the index line (kept beside the copy as written, for a restore: index_writes) and
+        move the file into .trash/ (never unlinked); returns the trash path. Links other
+        memories keep to it are reported, not rewritten (last_links_left)."""
         scope, plain = self._split(filename)
         rel = self._rel(scope, plain)
         source = self._scope_dir(scope) / plain
@@ -350,15 +358,23 @@ class MemoryStore:
             trash_path = free_trash_path(self.trash_dir, rel, self._now_ms())
             trash_path = self._validate_target(trash_path, "private")
             # the index first: a MEMORY.md that cannot be rewritten stops the step before any move
-            self._remove_index_line(tx, scope, plain)
+            dropped = self._remove_index_line(tx, scope, plain)
             tx.move(source, trash_path)
+            keep_dropped_lines(tx, trash_path, dropped)
         self._links_left(links.left_dangling({rel: None}), f"{rel}, which was forgotten,")
         return trash_path
 
-    def index_put_back(self, tx: StoreTransaction, filename: str, text: str) -> None:
+    def index_put_back(
+        self, tx: StoreTransaction, filename: str, text: str, kept: list[str] | None = None
+    ) -> None:
         """Point filename's index at it again, inside tx (a forgotten memory restored): the
-        line save writes, from the header's name and description; a line there is kept."""
+        lines its forget kept, as written, else the line save writes, from the header's name
+        and description; a line there is kept either way."""
         scope, plain = self._split(filename)
+        if kept:
+            done = put_kept_lines(tx, self._scope_dir(scope) / ENTRYPOINT_NAME, plain, kept)
+            self.last_index_verdict = done.verdict or self.last_index_verdict
+            return
         fm, _body = frontmatter.parse_frontmatter(text)
         title, hook = (fm.name or "").strip(), (fm.description or "").strip()
         self._write_index_line(tx, scope, plain, title, hook, keep_existing=True)

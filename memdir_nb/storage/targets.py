@@ -111,6 +111,16 @@ def free_trash_path(trash_dir: Path, rel: str, now_ms: float) -> Path:
     return candidate
 
 
+# Beside a forgotten copy `<stamp>-x.md`, the index lines its forget dropped (index_writes):
+# no memory name ends so (every one ends in .md), so it is never read as a forgotten copy.
+KEPT_LINES_SUFFIX = ".index-line"
+
+
+def kept_lines_name(trash_name: str) -> str:
+    """The name of the file keeping the index lines dropped when trash_name was forgotten."""
+    return trash_name + KEPT_LINES_SUFFIX
+
+
 # `<stamp>` as free_trash_path writes it: 20261203T142000123Z (trash_stamp with_ms), 19 characters
 _FORGOTTEN_STAMP_LEN = 19
 
@@ -120,6 +130,8 @@ def forgotten_stamp(trash_name: str) -> float | None:
     trash_name is no such name. The layout has no manifest: the name is all there is."""
     stamp, rest = trash_name[:_FORGOTTEN_STAMP_LEN], trash_name[_FORGOTTEN_STAMP_LEN:]
     if not (stamp.endswith("Z") and rest.startswith("-") and len(rest) > 1):
+        return None
+    if trash_name.endswith(KEPT_LINES_SUFFIX):  # a forgotten copy's kept index lines
         return None
     return trash_stamp_seconds(stamp)
 

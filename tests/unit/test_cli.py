@@ -25,12 +25,15 @@ from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.conftest import (
+    CITED_KILN_LINE,
     LEDGER_PROMPT,
     PASTED_API_KEY,
+    build_cited_forgotten_dir,
     build_forgotten_dir,
     build_ledger_session,
     build_metadata_session,
     build_notices_session,
+    build_queued_sessions,
 )
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 from tests.support.child_env import child_env
@@ -999,6 +1002,67 @@ def test_replay_json_names_the_lines_it_skipped_as_the_text_does(tmp_path: Path)
     assert payload["problems"][0].startswith("line ") and payload["recall_turns"] == 7
 
 
+def _with_odd_tracked_path(transcript: Path) -> str:
+    """transcript with one more snapshot, tracking a path that holds a pasted key, an OSC 8
+    link and a bidi override; returns the path."""
+    odd = f"/h/\x1b]8;;http://x\x07a\u202eb/{PASTED_API_KEY}/x.txt"
+    snap = {"type": "file-history-snapshot", "snapshot": {"trackedFileBackups": {odd: {}}}}
+    with transcript.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(snap) + "\n")
+    return odd
+
+
+def test_replay_prints_the_ledger_notes_redacted_and_safe_to_print(tmp_path: Path) -> None:
+    # sessions44 left the ledger to the replay widget: `replay` printed no word of it
+    transcript = build_ledger_session(tmp_path)
+    _with_odd_tracked_path(transcript)
+    out = run_cli("replay", str(transcript), "--selector", "lexical")
+    assert out.returncode == 0, out.stderr
+    tokens, snaps = out.stdout.splitlines()[-2:]
+    assert tokens == (
+        "tokens recorded by the session's 4 answers: 15 input, 190 output, 2,000 cache writes, "
+        "12,000 cache reads (14,205 in all); cost recorded (costUSD): $0.0125 over 1 answer; "
+        "1 answer without usage; 2 usage or cost fields unreadable, left out"
+    )
+    assert snaps.startswith("file-history snapshots: 5 (1 update), tracking 3 files: ")
+    assert "\\x1b]8;;http://x\\x07a\\u202eb/sk-a…[" in snaps  # the key redacted
+    assert PASTED_API_KEY not in out.stdout and "\x1b" not in out.stdout
+    assert "\u202e" not in out.stdout
+    shown = run_cli("replay", str(transcript), "--selector", "lexical", "--show-secrets")
+    assert PASTED_API_KEY[:40] in shown.stdout.splitlines()[-1]  # then cut at 80
+
+
+def test_replay_json_gives_the_ledger_numbers_and_the_notes_the_text_prints(
+    tmp_path: Path,
+) -> None:
+    transcript = build_ledger_session(tmp_path)
+    _with_odd_tracked_path(transcript)
+    text = run_cli("replay", str(transcript), "--selector", "lexical")
+    out = run_cli("replay", str(transcript), "--selector", "lexical", "--json")
+    assert out.returncode == 0, out.stderr
+    payload = json.loads(out.stdout)
+    assert payload["ledger_notes"] == text.stdout.splitlines()[-2:]
+    ledger = payload["ledger"]
+    assert ledger["total_tokens"] == 14_205 and ledger["messages"] == 4
+    assert ledger["snapshots"] == 5 and ledger["tracked_files"] == 3
+    assert ledger["cost_usd"] == 0.0125 and ledger["bad_fields"] == 2
+    assert PASTED_API_KEY not in out.stdout and "\\u001b" not in out.stdout
+
+
+def test_replay_of_a_session_with_no_ledger_records_prints_no_ledger_note(
+    tmp_path: Path,
+) -> None:
+    w = RecordWriter("s", "/home/x", "2026-05-01T10:00:00.000Z", seed="bare")
+    w.prompt("what is in the notes folder?")
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text())
+    text = run_cli("replay", str(path), "--dir", str(tmp_path), "--selector", "lexical")
+    assert "tokens recorded" not in text.stdout and "file-history" not in text.stdout
+    out = run_cli("replay", str(path), "--dir", str(tmp_path), "--selector", "lexical", "--json")
+    payload = json.loads(out.stdout)
+    assert payload["ledger_notes"] == [] and payload["ledger"]["total_tokens"] == 0
+
+
 def test_replay_of_a_file_that_is_not_a_transcript_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "notes.jsonl"
     bad.write_text("hello\nworld\n")
@@ -1516,6 +1580,19 @@ def test_restore_puts_back_the_index_rebuild_index_replaced(tmp_path: Path) -> N
     again = run_env("restore", str(mem), batch)
     assert again.returncode == 2 and f"{batch} was already restored" in again.stderr
     assert "cannot be restored" in run_env("restore", str(mem)).stdout
+
+
+def test_never_lose_what_a_person_wrote_restore_puts_back_a_forgotten_cited_line(
+    tmp_path: Path,
+) -> None:
+    mem = build_cited_forgotten_dir(tmp_path)
+    listed = run_env("restore", str(mem))
+    assert "forgotten, newest first: " in listed.stdout and ".index-line" not in listed.stdout
+    out = run_env("restore", str(mem), "kiln.md")
+    assert out.returncode == 0, out.stderr
+    assert "put back 1 file: kiln.md" in out.stdout
+    text = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.endswith("\n" + CITED_KILN_LINE + "\n") and "Cone 6 hold" not in text
 
 
 def test_restore_dry_run_previews_and_writes_nothing(tmp_path: Path) -> None:
@@ -2410,3 +2487,36 @@ def test_a_command_started_with_its_output_closed_says_so_and_does_nothing(
     assert proc.stderr.startswith("error: standard output is closed")
     assert "Traceback" not in proc.stderr
     assert not dest.exists()  # refused before the demo was built, not after
+
+
+def test_sessions_shows_a_queued_prompt_as_the_last_one_redacted_and_safe_to_print(
+    tmp_path: Path,
+) -> None:
+    # sessions45: a prompt that went through the input queue only (a `-p` run stopped after its
+    # enqueue; one typed while the agent worked) was not read: no last prompt was listed
+    build_queued_sessions(tmp_path)
+    for marker in ("stopped", "absorbed"):
+        _, out, row = _sessions_row(tmp_path, marker)
+        shown = row.split("  (last prompt: ", 1)[1]
+        assert shown.startswith("also rotate \\x1b]8;;http://x.example\\x07this")
+        assert "\x1b" not in out and "\u202e" not in out and PASTED_API_KEY[:20] not in out
+    listed = _sessions_json(tmp_path / "claude")
+    assert len(listed) == 2 and all(s["last_prompt"].startswith("also rotate") for s in listed)
+    assert all(PASTED_API_KEY not in s["last_prompt"] for s in listed)
+
+
+def test_replay_shows_queued_prompts_redacted_and_safe_to_print(tmp_path: Path) -> None:
+    stopped, absorbed = build_queued_sessions(tmp_path)
+    out = run_cli("replay", str(stopped), "--selector", "lexical")
+    assert out.returncode == 0, out.stderr
+    (note,) = [ln for ln in out.stdout.splitlines() if "no turn began for" in ln]
+    assert note.startswith("1 prompt typed and queued that no turn began for (the transcript")
+    assert '"also rotate \\x1b]8;;http://x.example\\x07this' in note
+    out = run_cli("replay", str(absorbed), "--selector", "lexical")
+    (typed,) = [ln for ln in out.stdout.splitlines() if "typed while the agent worked" in ln]
+    assert typed.startswith("      typed while the agent worked: also rotate \\x1b]8;;")
+    for text in (out.stdout, run_cli("replay", str(stopped), "--selector", "lexical").stdout):
+        assert "\x1b" not in text and "\u202e" not in text and PASTED_API_KEY[:20] not in text
+    payload = json.loads(run_cli("replay", str(absorbed), "--selector", "lexical", "--json").stdout)
+    (queued,) = payload["turns"][0]["queued_prompts"]
+    assert queued.startswith("also rotate \x1b]8;;") and PASTED_API_KEY not in queued

@@ -240,6 +240,37 @@ def test_a_relative_word_compared_with_a_name_is_code_and_no_relative_date() -> 
         assert [h.phrase for h in find_relative_dates(line)] == [phrase], line
 
 
+def test_a_capitalised_today_naming_a_part_of_an_app_is_a_name_and_no_relative_date() -> None:
+    """lefts45: apps name their daily screen "Today", and project memories about them say
+    "Today view lists the doses due" or "- [x] Today tab shows the streak"; lint asked which
+    day it meant and the dream rewrote the name to a date. A capitalised "Today" before a word
+    naming a part of an app, or a link's text, is a name; "Today we moved..." and "as of
+    today" are dates, as is "Today:" opening a note."""
+    for line in [
+        "Today view lists the doses due, oldest first.",
+        "- [x] Today tab shows the streak ring after a check-in.",
+        "Surfaces touched: Today page, the settings sheet and the widget.",
+        "Shipped. Today screen now loads from the cache.",
+        "- **Today** view: tasks due now, grouped by project.",
+        "1. TODAY PANEL keeps its scroll position.",
+        "The layout is in [Today](screens/today.md) and [Today view](views.md).",
+        "Pin it to [[Today]] so it shows first.",
+    ]:
+        assert find_relative_dates(line) == [], line
+        assert convert_relative_dates(line, WEDNESDAY) == (line, [])
+    for line, phrase in [
+        ("Today we moved the build to the new runner.", "Today"),
+        ("As of today the flag is on for everyone.", "today"),
+        ("Today: the deploy froze at noon.", "Today"),
+        ("Today the view loads slowly; check after the fix.", "Today"),
+        ("today page weight doubled after the font change.", "today"),
+    ]:
+        assert [h.phrase for h in find_relative_dates(line)] == [phrase], line
+    assert convert_relative_dates("Today we moved the runner.", WEDNESDAY)[0] == (
+        "2026-11-18 we moved the runner."
+    )
+
+
 def test_in_n_days_after_a_tally_is_the_span_it_covers_and_no_relative_date() -> None:
     """real41: a trading project's memories report backtests ("Only 10 signals in 56 days",
     "+29.3% in 9 days", "68 events in 12 months"); lint called each a relative date and the
@@ -713,6 +744,9 @@ def test_a_recurring_cue_is_found_before_a_weekday_as_in_the_whole_line_before_i
         ("next Monday " * 20_000, 20_000),  # a phrase, its weekday not counted again
         ("2026-12-25 (Friday) " * 12_000, 0),  # each the weekday of the date beside it
         ("Friday: closed 2026-12-24, " * 8_000, 8_000),  # a label and a date of another day
+        ("went from a to b in 3 days. " * 10_000, 0),  # each the time a change took
+        ("ship in 3 days; " * 20_000, 20_000),  # each a day, no start before any
+        ("YYYY-MM-DD " + "today " * 20_000, 0),  # the day a step is done, the template once
     ],
     ids=[
         "weekdays",
@@ -723,6 +757,9 @@ def test_a_recurring_cue_is_found_before_a_weekday_as_in_the_whole_line_before_i
         "phrases",
         "dated-weekdays",
         "mislabelled-weekdays",
+        "change-spans",
+        "spans-without-a-start",
+        "templated-todays",
     ],
 )
 def test_a_long_line_of_phrases_quotes_and_ranges_is_read_phrase_by_phrase(
@@ -731,3 +768,21 @@ def test_a_long_line_of_phrases_quotes_and_ranges_is_read_phrase_by_phrase(
     hits = dates.find_relative_dates(line)
     assert len(hits) == found
     assert all(hit.phrase == line[hit.start : hit.end] for hit in hits)
+
+
+@pytest.mark.parametrize(
+    ("line", "phrases"),
+    [
+        ("- [Setup](retro.md) \u2014 project zero \u2192 first deploy in 4 days", []),
+        ("Shipped \u2014 the whole app from zero in 4 days: scaffolding first", []),
+        ('it went from "one provider" to "a dropdown of three" in three days', []),
+        ("name it `posts/YYYY-MM-DD-NN.md`: today's date (01 if none went out today)", []),
+        ("Hit the lock again today; the freeze is in 4 days", ["today", "in 4 days"]),
+        ("we went from A to B. The audit is in 4 days", ["in 4 days"]),
+    ],
+)
+def test_a_changes_span_and_a_templates_today_are_no_relative_dates(
+    line: str, phrases: list[str]
+) -> None:
+    """real45: retros told how long a change took, and a rule named files by a date template."""
+    assert [h.phrase for h in dates.find_relative_dates(line)] == phrases

@@ -10,12 +10,17 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.dream.apply import RestoreError, none_selected, restore
-from memdir_nb.dream.forgotten import forgotten_names
+from memdir_nb.dream.forgotten import forgotten_files, forgotten_names
 from memdir_nb.formats import index
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.store import MemoryStore
-from tests.conftest import build_forgotten_dir, forgotten_memory
+from tests.conftest import (
+    CITED_KILN_LINE,
+    build_cited_forgotten_dir,
+    build_forgotten_dir,
+    forgotten_memory,
+)
 from tests.support import NOW
 
 
@@ -162,3 +167,69 @@ def test_none_selected_names_the_forgotten_memories_beside_the_batches(tmp_path:
     empty = tmp_path / "empty"
     empty.mkdir()
     assert none_selected(empty).endswith("holds none to restore")
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_never_lose_what_a_person_wrote_restore_puts_back_the_cited_line_forget_dropped(
+    tmp_path: Path, end: str
+) -> None:
+    mem = build_cited_forgotten_dir(tmp_path, end)
+    index_bytes = (mem / "MEMORY.md").read_bytes()
+    assert CITED_KILN_LINE.encode() not in index_bytes  # forget dropped it
+    (kept,) = (mem / ".trash").glob("*-kiln.md.index-line")
+    assert kept.read_bytes() == (CITED_KILN_LINE + "\n").encode("utf-8")
+    assert restore(mem, "kiln.md", dry_run=True) == ["kiln.md"]
+    assert (mem / "MEMORY.md").read_bytes() == index_bytes  # a preview writes nothing
+    assert restore(mem, "kiln.md") == ["kiln.md"]
+    after = (mem / "MEMORY.md").read_bytes()
+    assert after == index_bytes + (CITED_KILN_LINE + end).encode("utf-8")  # as written
+    assert "Cone 6 hold" not in after.decode()  # not the header's line
+    assert _targets(mem) == ["keep.md", "kiln.md"]
+
+
+def test_a_line_for_the_memory_written_since_the_forget_is_kept_not_doubled(
+    tmp_path: Path,
+) -> None:
+    mem = build_cited_forgotten_dir(tmp_path)
+    theirs = "- [Kiln](kiln.md) — rewritten by hand after the forget\n"
+    with (mem / "MEMORY.md").open("a", encoding="utf-8") as f:
+        f.write(theirs)
+    assert restore(mem, "kiln.md") == ["kiln.md"]
+    text = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.endswith(theirs) and CITED_KILN_LINE not in text
+    assert _targets(mem) == ["keep.md", "kiln.md"]
+
+
+def test_a_kept_line_file_edited_into_no_entry_gives_the_header_line_and_says_why(
+    tmp_path: Path,
+) -> None:
+    mem = build_cited_forgotten_dir(tmp_path)
+    (kept,) = (mem / ".trash").glob("*-kiln.md.index-line")
+    kept.write_text("- [Other](other.md) — not this memory's line\n", encoding="utf-8")
+    store = MemoryStore(mem, now_ms=NOW + 120_000)
+    assert restore(mem, "kiln.md", store=store) == ["kiln.md"]
+    text = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert "- [Kiln firing](kiln.md) — Cone 6 hold" in text and "other.md" not in text
+    assert any("not an index entry for kiln.md" in w for w in store.warnings)
+
+
+def test_a_kept_line_file_is_never_listed_as_a_forgotten_memory(tmp_path: Path) -> None:
+    mem = build_cited_forgotten_dir(tmp_path)
+    assert any(n.endswith(".index-line") for n in _trash(mem))
+    assert forgotten_names(mem) == ["kiln.md"]
+    assert [n.split("-", 1)[1] for n in forgotten_files(mem)] == ["kiln.md"]
+    with pytest.raises(RestoreError, match="nothing named"):
+        restore(mem, "kiln.md.index-line")
+
+
+def test_a_name_too_long_to_keep_its_line_beside_it_is_forgotten_and_restored_all_the_same(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "mem"
+    name = "k" * 227 + ".md"  # its copy's name is 250 bytes: 11 more would pass NAME_MAX
+    store = MemoryStore(mem, now_ms=NOW)
+    store.save("Kiln", "Cone 6 hold", "project", "Hold 15 minutes.", filename=name)
+    store.forget(name)
+    assert [len(n) for n in _trash(mem)] == [250]  # no kept-line file: it could not be named
+    assert restore(mem, name) == [name]
+    assert _targets(mem) == [name]  # save's line, as for an older forget's copy

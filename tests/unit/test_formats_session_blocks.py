@@ -39,8 +39,9 @@ def test_each_call_counts_once_where_first_seen_and_text_and_thinking_go_on_the_
 
 def test_a_responses_text_is_capped() -> None:
     response = AssistantResponse("msg_1", None, 1)
-    long = {"type": "text", "text": "x" * (SESSION_TOOL_RESULT_MAX_CHARS + 50)}
+    long = {"type": "text", "text": "ok " * (SESSION_TOOL_RESULT_MAX_CHARS // 3 + 20)}
     read_blocks(ToolCallBook(), [long, long], response, RECORD, 1, False)
+    assert response.text.endswith(" [...]")
     assert SESSION_TOOL_RESULT_MAX_CHARS <= len(response.text) < SESSION_TOOL_RESULT_MAX_CHARS + 50
 
 

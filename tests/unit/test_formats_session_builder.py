@@ -8,7 +8,9 @@ from typing import Any
 from memdir_nb.formats import session_model
 from memdir_nb.formats.session_builder import SessionBuilder, build_session
 from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.session_queue import MAX_QUEUED
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
+from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import (
     api_error_reply,
@@ -266,6 +268,94 @@ def test_task_notifications_absorbed_into_a_turn_count_as_notifications() -> Non
     _queue(w, "remove", "and tell me when it is done")
     (turn,) = session_of(w.lines).turns
     assert turn.notifications == 1 and turn.queued_prompts == ["and tell me when it is done"]
+
+
+def test_a_prompt_queued_with_no_turn_after_it_is_unanswered_and_the_last_typed() -> None:
+    # sessions45: a `-p` run that stopped after its queue records (52 of 89 files of a public
+    # home) held the prompt in its enqueue alone, and no reader took it
+    w = _writer(prompt_ids=False)
+    _queue(w, "enqueue", "summarise the nightly logs")
+    _queue(w, "dequeue")
+    s = session_of(w.lines)
+    assert s.turns == [] and s.unanswered == ["summarise the nightly logs"]
+    assert s.last_typed == "summarise the nightly logs"
+
+
+def test_a_prompt_typed_after_the_last_turn_began_and_never_sent_is_the_last_typed() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "and the docs, please")  # the session closed before it went
+    w.result(call, "ok")
+    s = session_of(w.lines)
+    assert s.unanswered == ["and the docs, please"] and s.last_typed == "and the docs, please"
+
+
+def test_a_prompt_taken_into_the_running_turn_is_the_last_typed() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "use the release flags")
+    w.result(call, "ok")
+    _queue(w, "remove")
+    w.bookkeeping(
+        "attachment", attachment={"type": "queued_command", "prompt": "use the release flags"}
+    )
+    _queue(w, "enqueue", NOTE)  # a notification after it is nobody's typing
+    _queue(w, "remove")
+    s = session_of(w.lines)
+    assert s.turns[0].queued_prompts == ["use the release flags"]
+    assert s.last_typed == "use the release flags" and s.unanswered == []
+
+
+def test_a_prompt_pulled_back_or_sent_later_and_a_notification_are_not_unanswered() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "never mind")
+    _queue(w, "popAll")  # pulled back into the input box: not sent
+    _queue(w, "enqueue", "then the changelog")
+    w.result(call, "ok")
+    _finished(w)
+    _queue(w, "dequeue")
+    w.prompt("then the changelog")
+    _queue(w, "enqueue", NOTE)
+    s = session_of(w.lines)
+    assert s.unanswered == [] and s.last_typed == "then the changelog"
+
+
+def test_the_queue_holds_a_long_text_cut_and_still_matches_it_when_sent() -> None:
+    # sessions45: 64 waiting items of up to 8 MB each were held whole
+    long = "deploy " * 20_000
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", long)
+    w.result(call, "ok")
+    _finished(w)
+    _queue(w, "dequeue")
+    w.prompt(long)
+    _queue(w, "enqueue", long + "again")
+    s = session_of(w.lines)
+    assert [t.queued for t in s.turns] == [False, True]
+    (waiting,) = s.unanswered
+    assert len(waiting) <= SESSION_PROMPT_MAX_CHARS + 10
+
+
+def test_prompts_queued_past_what_the_queue_keeps_are_still_counted() -> None:
+    # sessions45: a stuck 2.1.16 session queued 1,199 mail pings typed by an orchestrator;
+    # the queue keeps the last MAX_QUEUED, and the rest are counted, not named
+    w = _writer(prompt_ids=False)
+    for i in range(MAX_QUEUED + 6):
+        _queue(w, "enqueue", f"ping {i}")
+        _queue(w, "dequeue")
+    s = session_of(w.lines)
+    assert len(s.unanswered) == MAX_QUEUED and s.unanswered_more == 6
+    assert s.unanswered[0] == "ping 6" and s.last_typed == f"ping {MAX_QUEUED + 5}"
+    _queue(w, "popAll")  # takes back all that waited, the dropped ones too
+    _queue(w, "enqueue", "one more ping")
+    s = session_of(w.lines)
+    assert s.unanswered == ["one more ping"] and s.unanswered_more == 0
 
 
 def test_a_record_holding_only_ide_context_does_not_start_a_turn() -> None:

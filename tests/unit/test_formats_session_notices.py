@@ -54,11 +54,12 @@ def test_a_session_keeps_the_last_notices_and_cuts_a_long_one() -> None:
     notices = SessionNotices()
     for n in range(SESSION_NOTICES_KEPT + 5):
         notices.take({"subtype": RECAP, "content": f"recap {n}"}, "system", n)
-    notices.take({"subtype": INFORMATIONAL, "content": "w" * 10_000, "level": 7}, "system", 40)
+    notices.take({"subtype": INFORMATIONAL, "content": "warn " * 2_000, "level": 7}, "system", 40)
     assert len(notices.kept) == SESSION_NOTICES_KEPT and notices.recaps == SESSION_NOTICES_KEPT + 5
     assert notices.latest_recap == f"recap {SESSION_NOTICES_KEPT + 4}"
     last = notices.kept[-1]
-    assert len(last.text) == SESSION_NOTE_MAX_CHARS + len(" [...]") and last.level is None
+    assert last.text == ("warn " * (SESSION_NOTE_MAX_CHARS // 5)).rstrip() + " [...]"
+    assert last.level is None
     # an informational record of another type is not one
     notices.take({"subtype": INFORMATIONAL, "content": "x"}, "user", 41)
     assert notices.informational == 1
@@ -106,9 +107,9 @@ def test_the_last_last_prompt_record_wins_and_one_not_text_or_blank_is_passed_ov
         notices.take({"type": "last-prompt", "lastPrompt": value}, "last-prompt", 1)
     notices.take({"type": "last-prompt", "prompt": "a field no CLI writes"}, "last-prompt", 1)
     assert notices.last_prompt == "second ask"
-    long = "x" * (SESSION_NOTE_MAX_CHARS + 50)
+    long = "ask " * (SESSION_NOTE_MAX_CHARS // 4 + 15)
     notices.take({"type": "last-prompt", "lastPrompt": long}, "last-prompt", 1)
-    assert notices.last_prompt == "x" * SESSION_NOTE_MAX_CHARS + " [...]"
+    assert notices.last_prompt == ("ask " * (SESSION_NOTE_MAX_CHARS // 4)).rstrip() + " [...]"
 
 
 def test_a_sessions_last_prompt_record_is_read_and_is_no_turn(tmp_path: Path) -> None:

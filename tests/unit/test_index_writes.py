@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memdir_nb.storage.index_writes import cited_line, put_index_line, remove_index_line
+from memdir_nb.storage.index_writes import (
+    cited_line,
+    keep_dropped_lines,
+    kept_lines,
+    put_index_line,
+    put_kept_lines,
+    remove_index_line,
+)
 from memdir_nb.storage.store import MemoryStore
 
 CITED = "- [Kiln](kiln.md) — cone 6 firing schedule (source: the glaze studio's log)\n"
@@ -59,6 +66,46 @@ def test_removing_a_line_gives_the_verdict_after_and_none_when_nothing_changed(
 ) -> None:
     store, entry = _index(tmp_path, PLAIN)
     with store.transaction() as tx:
-        assert remove_index_line(tx, entry, "glaze.md") is None
-        assert remove_index_line(tx, entry, "kiln.md") is not None
+        assert remove_index_line(tx, entry, "glaze.md") == (None, [])
+        verdict, dropped = remove_index_line(tx, entry, "kiln.md")
+    assert verdict is not None and dropped == [PLAIN.rstrip("\n")]
     assert entry.read_text(encoding="utf-8") == ""
+
+
+def test_the_lines_a_forget_dropped_are_kept_beside_its_copy_byte_for_byte(tmp_path: Path) -> None:
+    store, entry = _index(tmp_path, "# Studio\n" + CITED)
+    trash = entry.parent / ".trash" / "20261204T120000000Z-kiln.md"
+    with store.transaction() as tx:
+        _verdict, dropped = remove_index_line(tx, entry, "kiln.md")
+        assert keep_dropped_lines(tx, trash, dropped)
+        assert not keep_dropped_lines(tx, trash.with_name("t-glaze.md"), [])  # nothing dropped
+    assert trash.with_name(trash.name + ".index-line").read_text(encoding="utf-8") == CITED
+    with store.transaction() as tx:
+        assert kept_lines(tx, ".trash/" + trash.name, "kiln.md") == ([CITED.rstrip("\n")], None)
+        assert kept_lines(tx, ".trash/20261204T120000000Z-old.md", "old.md") == ([], None)
+
+
+def test_a_kept_lines_file_that_is_no_entry_for_the_memory_is_refused_with_why(
+    tmp_path: Path,
+) -> None:
+    store, entry = _index(tmp_path, "")
+    trash = entry.parent / ".trash"
+    trash.mkdir()
+    (trash / "t-kiln.md.index-line").write_text("Kiln notes, no link\n", encoding="utf-8")
+    (trash / "t-x.md.index-line").write_bytes(b"- [X](x.md) \xff\n")
+    with store.transaction() as tx:
+        lines, why = kept_lines(tx, ".trash/t-kiln.md", "kiln.md")
+        assert lines == [] and why is not None and "not an index entry for kiln.md" in why
+        lines, why = kept_lines(tx, ".trash/t-x.md", "x.md")
+        assert lines == [] and why is not None and "cannot be read" in why
+
+
+def test_kept_lines_go_back_only_while_the_index_has_no_line_for_the_memory(
+    tmp_path: Path,
+) -> None:
+    store, entry = _index(tmp_path, "# Studio\n")
+    with store.transaction() as tx:
+        done = put_kept_lines(tx, entry, "kiln.md", [CITED.rstrip("\n")])
+        assert done.outcome == "written" and done.verdict is not None
+        assert put_kept_lines(tx, entry, "kiln.md", [PLAIN.rstrip("\n")]).outcome == "kept"
+    assert entry.read_text(encoding="utf-8") == "# Studio\n" + CITED

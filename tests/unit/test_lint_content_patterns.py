@@ -138,3 +138,15 @@ def test_a_call_in_a_repository_file_is_still_a_code_location() -> None:
     found = content_patterns.CODE_SYMBOL.search("`getDigest()` from `lib/next.js` builds it")
     assert found is not None
     assert content_patterns.CODE_SYMBOL.search("`render()` in NextPage.js draws it") is not None
+
+
+@pytest.mark.parametrize(
+    "text", ["One new TODO (#2, nonce CSP) holds the rest.", "The next TODO (#14) closes it."]
+)
+def test_a_todo_cited_by_its_number_in_brackets_is_no_task_state(text: str) -> None:
+    assert content_patterns.EPHEMERAL.search(text) is None
+
+
+@pytest.mark.parametrize("text", ["TODO (ann): wire the form", "TODO(#owner) later", "TODO: x"])
+def test_a_todo_with_an_owner_or_a_colon_is_still_task_state(text: str) -> None:
+    assert content_patterns.EPHEMERAL.search(text) is not None

@@ -202,8 +202,9 @@ def test_every_shape_replays_against_an_empty_dir(tmp_path: Path, name: str) -> 
     assert len(replay.turns) == len(replay.session.turns)
     assert "does not exist" in replay.notes[0]
     compactions = sum(t.compacted_before for t in replay.turns)  # a line each, above its turn
+    queued = sum(bool(t.queued_prompts) for t in replay.turns)  # a line each, under its turn
     # a header, a line a turn, and no footnote: nothing was cut
-    assert len(list(iter_turn_lines(replay))) == 1 + len(replay.turns) + compactions
+    assert len(list(iter_turn_lines(replay))) == 1 + len(replay.turns) + compactions + queued
 
 
 def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_path: Path) -> None:
@@ -852,3 +853,18 @@ def test_replay_session_refuses_a_file_that_is_not_a_transcript_as_the_cli_does(
         replay_session(notes, tmp_path)
     (tmp_path / "empty.jsonl").write_bytes(b"")  # an empty file is an empty session
     assert replay_session(tmp_path / "empty.jsonl", tmp_path).turns == []
+
+
+def test_a_prompt_typed_while_a_turn_ran_is_named_under_that_turns_line() -> None:
+    # sessions45: the turn was flagged "queued" and the prompt itself was not shown
+    replay = replay_session(
+        SHAPES / "d_interrupts_and_queue.jsonl",
+        SHAPES / "none",
+        selector=LexicalSelector(),
+        now_ms=SAMPLE_NOW_MS,
+    )
+    first = replay.turns[0]
+    assert first.queued_prompts == ["and then run the chart tests too"]
+    assert first.row()["queued_prompts"] == ["and then run the chart tests too"]
+    lines = list(iter_turn_lines(replay))
+    assert lines[2] == "      typed while the agent worked: and then run the chart tests too"

@@ -6,7 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from memdir_nb.home.sessions import read_session
-from memdir_nb.reports.replay_session_notes import refusal_notes, session_notes
+from memdir_nb.reports.replay_session_notes import (
+    refusal_notes,
+    session_notes,
+    unanswered_notes,
+)
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import refused_answer, superseding
 
@@ -37,3 +41,18 @@ def test_a_plain_session_gets_no_note(tmp_path: Path) -> None:
     w.prompt("what is the deploy command")
     w.response([{"type": "text", "text": "make deploy"}])
     assert session_notes(read_session(_write(tmp_path, w))) == []
+
+
+def test_prompts_queued_that_no_turn_began_for_are_named_three_then_counted(
+    tmp_path: Path,
+) -> None:
+    # sessions45: a `-p` run that stopped after its queue records held its prompt there alone
+    w = RecordWriter("s", "/home/ana/app", "2026-12-02T09:00:00.000Z", seed="unanswered")
+    for text in ("check the kiln log", "and the glaze notes, too", "then the photos", "thanks"):
+        w.bookkeeping("queue-operation", operation="enqueue", content=text)
+    session = read_session(_write(tmp_path, w))
+    assert unanswered_notes(session) == [
+        "4 prompts typed and queued that no turn began for (the transcript ends first): "
+        '"check the kiln log", "and the glaze notes, too", "then the photos" and 1 more'
+    ]
+    assert session_notes(session)[-1] == unanswered_notes(session)[0]

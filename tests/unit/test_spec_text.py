@@ -13,12 +13,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memdir_nb.security.secret_scan import redact_secrets
 from memdir_nb.spec import text as spec_text
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
     as_lf,
     cap_text,
     fence_change,
+    first_few,
     first_unsafe_char,
     general_words_and_breaks,
     has_ascii_fold,
@@ -38,6 +40,7 @@ from memdir_nb.spec.text import (
     words,
     words_and_breaks,
 )
+from tests.support.benchmarks import load_benchmark
 
 
 def test_escape_sequences_reach_the_terminal_as_visible_text() -> None:
@@ -356,7 +359,42 @@ def test_a_capped_text_never_keeps_the_head_of_a_word_the_cap_cuts(kept: int) ->
     assert "ghp_" not in capped
 
 
-def test_a_capped_text_cuts_a_word_longer_than_any_credential() -> None:
-    assert cap_text("x" * 600, 500) == "x" * 500 + " [...]"
-    assert cap_text("a " + "x" * 600, 500) == "a " + "x" * 498 + " [...]"
+def test_a_capped_text_leaves_out_a_word_longer_than_any_credential_with_its_own_marker() -> None:
+    assert cap_text("x" * 600, 500) == "[... a word of over 500 characters left out]"
+    assert cap_text("a " + "x" * 600, 500) == "a [... a word of over 498 characters left out]"
     assert cap_text("a b", 500) == "a b" and cap_text("a b c", 3) == "a b [...]"
+    assert cap_text("abcdef", 3) == "[...]"
+
+
+def _fake_credentials() -> list[tuple[str, str]]:
+    """(id, the credential as one word) of each row of the secret corpus: the shapes the
+    masker (security.secret_scan.redact_secrets) is tested to flag."""
+    rows = load_benchmark("secret_precision").load_corpus("secrets.jsonl")
+    found = []
+    for row in rows:
+        word = max(row["text"].split(), key=len).rstrip(".,;)")
+        found.append((row["id"], word))
+    return found
+
+
+@pytest.mark.parametrize(("kind", "credential"), _fake_credentials())
+@pytest.mark.parametrize("run", [300, 5_000])
+def test_a_capped_text_never_shows_the_head_of_a_credential_glued_to_a_long_run(
+    kind: str, credential: str, run: int
+) -> None:
+    # lefts45: a word longer than 256 characters was cut inside, so a credential glued to a
+    # long run kept its head and the masker, shown the cut text, no longer knew its shape
+    for glue in ("", "=", "/"):
+        lead = "Zx" * (run // 2) + glue
+        text = f"see {lead}{credential} then more words"
+        for inside in (4, len(credential) // 2, len(credential) - 1):
+            capped = cap_text(text, len("see ") + len(lead) + inside)
+            assert capped == f"see [... a word of over {len(lead) + inside:,} characters left out]"
+            assert credential[:4] not in redact_secrets(capped), kind
+
+
+def test_first_few_counts_the_whole_list_when_told_its_length() -> None:
+    # sessions45: a caller makes (redacts) only the names it shows and passes the count
+    assert first_few(["a", "b", "c"], 2) == "a, b and 1 more"
+    assert first_few(["a", "b"], 2, count=200) == "a, b and 198 more"
+    assert first_few(["a"], 5, count=1) == "a"

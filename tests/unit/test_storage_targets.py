@@ -8,7 +8,12 @@ import pytest
 
 from memdir_nb.spec import constants
 from memdir_nb.storage.containment import PathTraversalError
-from memdir_nb.storage.targets import resolve_target
+from memdir_nb.storage.targets import (
+    forgotten_copy_order,
+    forgotten_stamp,
+    kept_lines_name,
+    resolve_target,
+)
 
 
 def _memory_dir(tmp_path: Path) -> Path:
@@ -100,3 +105,11 @@ def test_a_symlinked_memory_kept_in_a_trash_batch_still_resolves(tmp_path: Path)
     assert resolve_target(mem, ".trash/batch/alias.md", follow_final=False).rel == (
         ".trash/batch/alias.md"
     )
+
+
+def test_the_file_keeping_a_forgotten_copys_index_lines_is_no_forgotten_copy() -> None:
+    copy = "20261204T120000123Z-kiln.md"
+    assert forgotten_stamp(copy) is not None
+    assert kept_lines_name(copy) == copy + ".index-line"
+    assert forgotten_stamp(kept_lines_name(copy)) is None
+    assert forgotten_copy_order(kept_lines_name(copy), "kiln.md.index-line") is None

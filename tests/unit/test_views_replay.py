@@ -7,14 +7,15 @@ from pathlib import Path
 
 from memdir_nb import replay_session
 from memdir_nb.recall.selectors import make_selector
+from memdir_nb.reports import replay_ledger
 from memdir_nb.reports.replay import SessionReplay
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS
 from memdir_nb.ui.views import replay as view
 from tests.conftest import (
-    LEDGER_TRACKED,
     PASTED_API_KEY,
     build_ledger_session,
     build_notices_session,
+    build_queued_sessions,
     markup_payload,
 )
 
@@ -64,40 +65,19 @@ def test_a_notice_holding_markup_and_terminal_codes_is_shown_as_text(tmp_path: P
         assert "\\x1b]8;;https://x.example" in html  # the terminal code shown as an escape
 
 
-def test_the_ledger_notes_give_the_token_totals_and_the_snapshots_files(tmp_path: Path) -> None:
-    # sessions44: the usage of the session's answers and its file-history snapshots were
-    # counted record types only
+def test_the_view_offers_the_ledger_notes_of_reports_replay_ledger(tmp_path: Path) -> None:
+    # sessions45: one home for their wording, which `memdir-nb replay` prints too
     replay = _replay(build_ledger_session(tmp_path))
-    tokens, snaps = view.ledger_notes(replay)
-    assert tokens == (
-        "tokens recorded by the session's 4 answers: 15 input, 190 output, 2,000 cache writes, "
-        "12,000 cache reads (14,205 in all); cost recorded (costUSD): $0.0125 over 1 answer; "
-        "1 answer without usage; 2 usage or cost fields unreadable, left out"
-    )
-    assert snaps == (
-        "file-history snapshots: 4 (1 update), tracking 2 files: "
-        f"{LEDGER_TRACKED[0]}, {LEDGER_TRACKED[1]}; 1 snapshot without a readable file map"
-    )
-    totals = view.ledger_totals(replay.session.ledger)
-    assert totals["total_tokens"] == 14_205 and totals["tracked_files"] == 2
-    assert totals["cost_usd"] == 0.0125 and totals["bad_fields"] == 2
+    assert view.ledger_notes(replay) == replay_ledger.ledger_notes(replay)
+    assert view.ledger_totals is replay_ledger.ledger_totals
 
 
-def test_a_tracked_path_in_a_ledger_note_is_redacted_and_shown_as_text(tmp_path: Path) -> None:
-    path = build_ledger_session(tmp_path)
-    odd = f"/h/\x1b]8;;http://x\x07a\u202eb/{PASTED_API_KEY}/and/a/long/tail/past/the/cut.txt"
-    snap = {"type": "file-history-snapshot", "snapshot": {"trackedFileBackups": {odd: {}}}}
-    with path.open("a", encoding="utf-8") as f:
-        f.write(json.dumps(snap) + "\n")
-    (_, snaps) = view.ledger_notes(_replay(path))
-    assert PASTED_API_KEY not in snaps and "\x1b" not in snaps and "\u202e" not in snaps
-    assert "tracking 3 files" in snaps and "\\x1b]8;;http://x\\x07a" in snaps
-    html = view.notes_html([snaps])
-    assert "<li>file-history snapshots: 5" in html
-
-
-def test_a_session_without_answers_or_snapshots_has_no_ledger_notes(tmp_path: Path) -> None:
-    path = tmp_path / "p" / "s.jsonl"
-    path.parent.mkdir()
-    path.write_text('{"type":"user","message":{"role":"user","content":"hi"}}\n', encoding="utf-8")
-    assert view.ledger_notes(_replay(path)) == []
+def test_a_turns_detail_lists_the_prompts_typed_while_it_ran_redacted_as_text(
+    tmp_path: Path,
+) -> None:
+    # sessions45: the turn was flagged "queued"; what was typed was not shown
+    _, absorbed = build_queued_sessions(tmp_path)
+    html = view.turn_detail_html(_replay(absorbed), 0)
+    assert "Typed while the agent worked, taken into this turn:" in html
+    assert "<li>also rotate \\x1b]8;;http://x.example\\x07this" in html
+    assert PASTED_API_KEY not in html and "\x1b" not in html and "\u202e" not in html

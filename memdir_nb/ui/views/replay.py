@@ -1,5 +1,6 @@
-"""The session replay view's model: the turn table, a turn's detail, the replay's notes, and
-which sessions to offer.
+"""The session replay view's model: the turn table, a turn's detail, the replay's notes (and
+the ledger's, reports.replay_ledger: `memdir-nb replay` prints the same lines), and which
+sessions to offer.
 
 The widget (ui/widgets/replay.py) only shows what these functions return. Everything shown
 comes from a transcript (anyone's typing), so the HTML helpers escape every value (html_safe,
@@ -12,12 +13,12 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memdir_nb.formats.session_ledger import TRACKED_FILES_KEPT, SessionLedger
 from memdir_nb.home.sessions import SessionFile, described, sessions_using
 from memdir_nb.home.subagent_meta import subagent_meta
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
+from memdir_nb.reports.replay_ledger import ledger_notes, ledger_totals
 from memdir_nb.reports.replay_notices import turn_notice_notes
-from memdir_nb.spec.text import clip, first_few, html_safe, one_line, plural, terminal_line
+from memdir_nb.spec.text import clip, first_few, html_safe, plural, terminal_line
 
 __all__ = [
     "MISS_STYLE",
@@ -34,8 +35,6 @@ __all__ = [
 
 MISS_STYLE = "background:#fde0c5"  # likely-miss rows (also marked in text, never colour alone)
 PROMPT_CHARS = 70
-TRACKED_SHOWN = 5  # tracked files a ledger note names, then how many more
-TRACKED_PATH_CHARS = 80  # each cut here
 
 
 @dataclass(frozen=True)
@@ -135,68 +134,6 @@ def notes_html(notes: Sequence[str]) -> str:
     return f"<p>Notes:</p><ul class='memdir-replay-notes-list'>{items}</ul>"
 
 
-def ledger_totals(ledger: SessionLedger) -> dict[str, int | float | None]:
-    """The ledger's numbers, for the widget's `ledger` state (the paths stay in the notes)."""
-    return {
-        "snapshots": ledger.snapshots,
-        "snapshot_updates": ledger.snapshot_updates,
-        "tracked_files": len(ledger.tracked_files),
-        "bad_snapshots": ledger.bad_snapshots,
-        "messages": ledger.messages,
-        "input_tokens": ledger.input_tokens,
-        "output_tokens": ledger.output_tokens,
-        "cache_creation_input_tokens": ledger.cache_creation_input_tokens,
-        "cache_read_input_tokens": ledger.cache_read_input_tokens,
-        "total_tokens": ledger.total_tokens,
-        "no_usage": ledger.no_usage,
-        "bad_fields": ledger.bad_fields,
-        "cost_usd": ledger.cost_usd,
-        "costed_messages": ledger.costed_messages,
-    }
-
-
-def ledger_notes(replay: SessionReplay) -> list[str]:
-    """The session's ledger (formats.session_ledger) as notes, one line each, made as the
-    replay's notes are (a tracked path may hold anything: redacted unless the replay shows
-    secrets, every control and bidi character an escape): the tokens its answers recorded,
-    then its file-history snapshots and the files they track. Empty for a session with
-    neither."""
-    ledger = replay.session.ledger
-    notes = []
-    if ledger.messages:
-        note = (
-            f"tokens recorded by the session's {plural(ledger.messages, 'answer')}: "
-            f"{ledger.input_tokens:,} input, {ledger.output_tokens:,} output, "
-            f"{ledger.cache_creation_input_tokens:,} cache writes, "
-            f"{ledger.cache_read_input_tokens:,} cache reads ({ledger.total_tokens:,} in all)"
-        )
-        if ledger.cost_usd is not None:
-            note += f"; cost recorded (costUSD): ${ledger.cost_usd:,.4f} over {plural(ledger.costed_messages, 'answer')}"
-        if ledger.no_usage:
-            note += f"; {plural(ledger.no_usage, 'answer')} without usage"
-        if ledger.bad_fields:
-            note += f"; {plural(ledger.bad_fields, 'usage or cost field')} unreadable, left out"
-        notes.append(note)
-    if ledger.snapshots:
-        notes.append(_snapshot_note(ledger, replay))
-    return [terminal_line(replay.shown(n)) for n in notes]
-
-
-def _snapshot_note(ledger: SessionLedger, replay: SessionReplay) -> str:
-    """'file-history snapshots: 4 (1 update), tracking 2 files: a, b; 1 unreadable'. Each
-    path is redacted before it is cut: a credential cut in two is not found whole."""
-    files = [clip(one_line(replay.shown(p)), TRACKED_PATH_CHARS) for p in ledger.tracked_files]
-    count = (
-        f"{TRACKED_FILES_KEPT}+ files" if ledger.more_tracked_files else plural(len(files), "file")
-    )
-    note = f"file-history snapshots: {ledger.snapshots:,} ({plural(ledger.snapshot_updates, 'update')}), tracking {count}"
-    if files:
-        note += ": " + first_few(files, TRACKED_SHOWN)
-    if ledger.bad_snapshots:
-        note += f"; {plural(ledger.bad_snapshots, 'snapshot')} without a readable file map"
-    return note
-
-
 def _notices_html(replay: SessionReplay, turn: TurnReplay) -> str:
     """What the CLI told the user beside the conversation in this turn (recaps, notices:
     reports.replay_notices), or nothing; the first turn also lists those that came before its
@@ -276,6 +213,14 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
         ),
         f"<p>Cut by the session budget (60 KB): {_list(t.budget_cut)}. Budget used after this turn: {t.budget_used} bytes.</p>",
         f"<p>The agent read: {_list(t.agent_read)}; wrote: {_list(t.agent_wrote)}.</p>",
+        *(
+            [
+                "<p>Typed while the agent worked, taken into this turn:</p><ul class="
+                f"'memdir-replay-queued'>{''.join(f'<li>{html_safe(q)}</li>' for q in t.queued_prompts)}</ul>"
+            ]
+            if t.queued_prompts
+            else []
+        ),
     ]
     if t.likely_misses:
         parts.append(
