@@ -134,6 +134,7 @@ def apply_plan(
         touched = sorted({rel for a in actions for rel in a.files} | set(_simulate(plan, actions)))
         changed_underneath = []
         read: dict[str, bytes | None] = {}  # what each file holds as checked: the writes' base
+        tx.look_ahead(touched)  # one pause for all empty files, not one each (§68)
         for rel in touched:
             data = read[rel] = tx.read_bytes(rel)
             now_hash = None if data is None else _sha(data)
@@ -394,6 +395,7 @@ def restore(
         batch, manifest, files = _restorable(tx, root, name)
         bdir = f"{TRASH_DIRNAME}/{batch}"
         done = []
+        tx.look_ahead(f"{bdir}/{rel}" for rel, info in files.items() if info["before"])
         for rel, info in files.items():
             if info["before"]:
                 old = tx.read_bytes(f"{bdir}/{rel}")

@@ -22,8 +22,9 @@ A memory file name:
 - holds no character drawn as a slash or backslash (U+2215, U+FF0F...), which would make the
   name display as a path (`team<U+2215>x.md` as `team/x.md`);
 - does not start with a dot (hidden files and the store's own files are never memories);
-- at the top of the dir, is not a folder named team/ in other letter case (`TEAM`): that is the
-  team folder where names ignore case;
+- at the top of the dir, is not a folder named team/ or logs/ in other letter case (`TEAM`,
+  `Logs`): that is the team folder, or the daily logs' folder no listing shows, where names
+  ignore case;
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
 
@@ -42,6 +43,7 @@ from functools import lru_cache
 
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
     MEMORY_DIR_MAX_DEPTH,
     NAME_MAX_BYTES,
     TEAM_DIRNAME,
@@ -207,26 +209,37 @@ def _portable_problem(name: str) -> str | None:
 
 
 def team_case_problem(name: str) -> str | None:
-    """Why a folder at the top of a memory dir is refused for being team/ in other letter case
-    (`TEAM`, `Team`), else None.
+    """Why a folder at the top of a memory dir is refused for being team/ or logs/ in other
+    letter case (`TEAM`, `Team`, `Logs`), else None.
 
     macOS and Windows file systems ignore letter case, so there such a folder is the team
     folder, shared with everyone in the project, while a path written `TEAM/x.md` is not
     resolved to team/ and was taken for a private one: the team secret guard never ran
-    (attack round 27). As with Windows device names, a memory dir is shared across machines.
+    (attack round 27). `LOGS/x.md` is the daily logs' folder there, which no listing, recall or
+    index shows: the memory tool said it saved a memory nothing would find again (attack45,
+    §68). As with Windows device names, a memory dir is shared across machines.
     """
-    if name == TEAM_DIRNAME or name.casefold() != TEAM_DIRNAME:
+    if name in (TEAM_DIRNAME, LOGS_DIRNAME):
         return None
-    return (
-        f"is {TEAM_DIRNAME}/ in other letter case: where file names ignore case (macOS, "
-        f"Windows) it is the team folder, shared with everyone in the project, while here it "
-        f"would be private; use {TEAM_DIRNAME}/ for team memories and another name for private ones"
-    )
+    if name.casefold() == TEAM_DIRNAME:
+        return (
+            f"is {TEAM_DIRNAME}/ in other letter case: where file names ignore case (macOS, "
+            f"Windows) it is the team folder, shared with everyone in the project, while here it "
+            f"would be private; use {TEAM_DIRNAME}/ for team memories and another name for private ones"
+        )
+    if name.casefold() == LOGS_DIRNAME:
+        return (
+            f"is {LOGS_DIRNAME}/ in other letter case: where file names ignore case (macOS, "
+            f"Windows) it is the daily logs' folder, which no listing, recall or index shows; "
+            f"pick another folder name for memories"
+        )
+    return None
 
 
 def folder_problem(name: str, *, top: bool = False) -> str | None:
     """Why a folder name cannot hold memory files (a bad component, an angle bracket or a Windows
-    device name; at the top of the dir, `top`, also team/ in other letter case), else None.
+    device name; at the top of the dir, `top`, also team/ or logs/ in other letter case), else
+    None.
 
     The one folder rule of every route that lists, writes, moves or unpacks folders: a memory
     inside a folder named with '<' or '>' can never be an index link's target either.

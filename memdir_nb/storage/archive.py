@@ -444,6 +444,7 @@ def import_archive(
         base, n = trash, 2
         while tx.exists(trash):  # a second import within the second keeps a batch of its own
             trash, n = f"{base}-{n}", n + 1
+        tx.look_ahead(name for name, _, _ in entries)  # one pause for all empty files (§68)
         for name, data, mtime_ns in entries:
             current = tx.read_bytes(name, max_bytes=ARCHIVE_MAX_ENTRY_BYTES + 1)
             kind = classify_entry(report, name, data, current, overwrite)

@@ -15,7 +15,10 @@ A truncate changes a file's size before its times (the kernel stamps the times o
 moved), so a read inside that window finds an empty file whose times are old: an in-place save
 caught at its start. An empty file therefore counts only when it is seen unchanged a second
 time, SETTLE_S later (`confirm_empty`); the export asks that of all its empty files at once,
-after one pause (`unmoved`), rather than pausing for each. A truncate to a length other than
+after one pause (`unmoved`), rather than pausing for each. A store step that reads many files
+notes the empty ones first, all at once (`Sightings`, `StoreTransaction.look_ahead`), so an
+empty file seen SETTLE_S before its read counts at once: an import over thousands of empty
+files pays one pause, not one a file (attack45, §68). A truncate to a length other than
 zero followed by writes is not caught this way; editors truncate to zero (`open(path, "w")`).
 
 A file that is written by rename (the store, Claude Code) is whole at every read; it pays
@@ -35,8 +38,10 @@ from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 __all__ = [
     "SETTLE_S",
     "SETTLE_TRIES",
+    "SIGHTINGS_MAX",
     "WAIT_BUDGET_S",
     "Identity",
+    "Sightings",
     "Unsettled",
     "identity",
     "read_settled",
@@ -48,6 +53,7 @@ __all__ = [
 SETTLE_S = 0.25  # longer than one save's writes by an editor, a loaded machine's pauses included
 SETTLE_TRIES = 8  # at most 2 s spent on one file that keeps changing
 WAIT_BUDGET_S = 2 * SETTLE_S  # a caller reading many files pauses no more once this is spent
+SIGHTINGS_MAX = 100_000  # empty files one step notes; past it, each pays its own pause again
 
 
 class Unsettled(Record, frozen=True):
@@ -87,6 +93,29 @@ def _never(_: Identity) -> bool:
     return False
 
 
+class Sightings:
+    """When one caller first saw each empty file (by identity), so that a read of it SETTLE_S
+    later is its second look (the empty-file rule above) without a pause of its own. Only an
+    identity's first sighting counts: any change to the file (a truncate's times landing
+    included) gives it another identity. Bounded by SIGHTINGS_MAX."""
+
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
+        self._at: dict[Identity, float] = {}
+
+    def note(self, st: os.stat_result) -> None:
+        """The file of st as it is now; only an empty regular file is kept."""
+        if st.st_size == 0 and len(self._at) < SIGHTINGS_MAX:
+            self._at.setdefault(identity(st), self._monotonic())
+
+    def waited(self, ident: Identity) -> float:
+        """Seconds since ident was first noted (0 for one never noted); notes it now if not."""
+        now = self._monotonic()
+        if len(self._at) < SIGHTINGS_MAX:
+            return now - self._at.setdefault(ident, now)
+        return now - self._at.get(ident, now)
+
+
 def settle(
     read_once: Callable[[], tuple[_R, os.stat_result | None]],
     identity_now: Callable[[], Identity | None],
@@ -97,6 +126,7 @@ def settle(
     deadline: float | None = None,
     monotonic: Callable[[], float] = time.monotonic,
     confirm_empty: bool = True,
+    sightings: Sightings | None = None,
 ) -> _R | None:
     """The one settle rule (above): read_once() until a read stood still; None if none did.
 
@@ -105,7 +135,8 @@ def settle(
     it whole (a store step's rename), so it counts however recent. A recent file is read again
     once it is SETTLE_S old: the pause is what is left of SETTLE_S, not SETTLE_S again. An old
     empty file is read again SETTLE_S later unless confirm_empty is False (the caller then
-    looks again itself, with `unmoved`).
+    looks again itself, with `unmoved`). sightings: when the caller saw empty files before
+    (it waits only what is left of SETTLE_S since an old empty file was first seen).
     """
     seen = None  # the identity the previous read found unchanged across it
     for _ in range(SETTLE_TRIES):
@@ -121,7 +152,11 @@ def settle(
             if not 0 <= age_ns < SETTLE_S * 1e9:
                 if st.st_size or not confirm_empty:
                     return res
-                age_ns = 0  # empty and old: maybe a truncate whose times have not landed yet
+                # empty and old: maybe a truncate whose times have not landed yet
+                waited = 0.0 if sightings is None else sightings.waited(ident)
+                if waited >= SETTLE_S:
+                    return res  # seen unchanged SETTLE_S ago already
+                age_ns = int(waited * 1e9)
             seen, wait = ident, SETTLE_S - age_ns / 1e9
         else:
             seen = None

@@ -10,7 +10,10 @@ import, rebuilds), since all of them read through `StoreTransaction.read_bytes`:
 - **A settled read** (`read_settled_at`): the read counts once the file stood still, by the one
   settle rule of storage.settled_read. A file last changed over SETTLE_S ago pays two lstats;
   one changed since is read again once it is that old. One that never stands still within
-  SETTLE_TRIES reads is refused (StillBeingWrittenError), and nothing is written.
+  SETTLE_TRIES reads is refused (StillBeingWrittenError), and nothing is written. An old
+  empty file is read again SETTLE_S later (a truncate in flight, §66), unless the step saw it
+  that long before: a step that reads many files notes them first (`look_ahead`), so it pays
+  one pause, not one an empty file (§68).
 - **Files a step published** (`Published`) count at once, however recent: after each rename the
   step notes the new file's identity (device, inode, size, mtime, ctime), and at commit keeps
   the last HINT_ENTRIES of them in the store's lock file, which every step holds and nothing
@@ -36,7 +39,7 @@ import time
 from collections.abc import Callable
 
 from memdir_nb.storage import fsutil
-from memdir_nb.storage.settled_read import Identity, identity, settle
+from memdir_nb.storage.settled_read import Identity, Sightings, identity, settle
 from memdir_nb.storage.write_errors import ChangedMeanwhileError, StillBeingWrittenError
 
 __all__ = ["HINT_ENTRIES", "Published", "check_replaced", "read_settled_at"]
@@ -105,6 +108,7 @@ def read_settled_at(
     rel: str,
     published: Published,
     *,
+    sightings: Sightings | None = None,
     clock_ns: Callable[[], int] = time.time_ns,
     sleep: Callable[[float], object] = time.sleep,
 ) -> bytes:
@@ -121,7 +125,14 @@ def read_settled_at(
         except OSError:
             return None  # gone or swapped: not the file that was read
 
-    data = settle(read_once, identity_now, known=published.knows, clock_ns=clock_ns, sleep=sleep)
+    data = settle(
+        read_once,
+        identity_now,
+        known=published.knows,
+        clock_ns=clock_ns,
+        sleep=sleep,
+        sightings=sightings,
+    )
     if data is None:
         raise StillBeingWrittenError(rel)
     return data

@@ -252,10 +252,12 @@ class StoreTransaction(TransactionStep):
     # -- internals
 
     def _scanned_into(self, d: Target, src: str | os.PathLike[str]) -> bytes | None:
-        """For a move or copy into team: the source's bytes, which pass the secret guard."""
+        """For a move or copy into team: the source's bytes, which pass the secret guard. Read
+        once the file stands still (step_reads): a file an editor had just truncated read empty,
+        passed, and the editor's write landed in team/ (attack45, §68)."""
         if not d.team:
             return None
-        scanned = self.read_bytes(src, settled=False) or b""  # _still_scanned checks it again
+        scanned = self.read_bytes(src) or b""  # _still_scanned checks it again
         self._guard(d, scanned)
         return scanned
 

@@ -19,7 +19,8 @@ import itertools
 import json
 import os
 import secrets
-from collections.abc import Callable
+import stat
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from memdir_nb.storage import folder_blocker, fsutil
 from memdir_nb.storage.journal import finish_records, recover_journal, undo_records
 from memdir_nb.storage.lock_file import lock_at
 from memdir_nb.storage.log_lock import StepLogsLock
+from memdir_nb.storage.settled_read import Sightings
 from memdir_nb.storage.step_reads import Published, read_settled_at
 from memdir_nb.storage.targets import Target, resolve_target
 from memdir_nb.storage.write_errors import TransactionError, require_utf8
@@ -62,6 +64,7 @@ class TransactionStep:
         self._txid = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._seqs = itertools.count(1)  # side files' sequence numbers in this step
         self._published = Published()  # files steps renamed into place (step_reads)
+        self._sightings = Sightings()  # empty files this step saw, and when (settled_read)
 
     # -- life cycle
 
@@ -151,11 +154,28 @@ class TransactionStep:
         try:
             if not settled:
                 return fsutil.read_at(dfd, t.parts[-1], max_bytes)
-            return read_settled_at(dfd, t.parts[-1], max_bytes, t.rel, self._published)
+            return read_settled_at(
+                dfd, t.parts[-1], max_bytes, t.rel, self._published, sightings=self._sightings
+            )
         except FileNotFoundError:
             return None
         finally:
             os.close(dfd)
+
+    def look_ahead(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        """Note the empty files among paths (relative to the memory dir), as they are now,
+        before a step reads them one by one: a read of an old empty file then waits only what
+        is left of SETTLE_S since this look, so the step pauses once for all of them
+        (step_reads, §68), not once for each. Only a hint, matched by identity (device, inode,
+        size, times) at the read, which stays the contained one: a path that cannot be looked
+        at is passed over, and one reached through a link notes that file, which only a read of
+        the same file, unchanged, matches."""
+        root = self._need_root()
+        for path in paths:
+            with contextlib.suppress(OSError, ValueError):  # absent, too long, a NUL in it
+                st = os.stat(path, dir_fd=root, follow_symlinks=False)
+                if stat.S_ISREG(st.st_mode):
+                    self._sightings.note(st)
 
     def read_text(
         self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES

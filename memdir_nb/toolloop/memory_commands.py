@@ -379,6 +379,7 @@ class MemoryDirBackend:
                         f"Cannot move {old.shown} to {new.shown}: {src[len(old.rel) + 1 :]!r} "
                         f"would land in a folder that {too_deep}; nothing was moved"
                     )
+            tx.look_ahead(src for src, _ in moves)  # into team/ each is scanned settled
             for src, dst in moves:
                 tx.move(src, dst)
             remove_empty_folders(self.real_root, old)

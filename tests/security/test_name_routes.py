@@ -244,6 +244,55 @@ def test_the_team_folder_in_other_letter_case_is_refused_by_every_route(
     assert "letter case" in scanned.skipped[0].reason
 
 
+LOGS_CASES = ["LOGS", "Logs"]
+
+
+@pytest.mark.parametrize("folder", LOGS_CASES)
+def test_the_logs_folder_in_other_letter_case_is_refused_by_every_route(
+    tmp_path: Path, folder: str
+) -> None:
+    """attack45 (§68): where names ignore case (macOS, Windows), `Logs/` is logs/, the daily
+    logs' folder no scan, recall or index shows: the memory tool said it saved a memory there,
+    and an archive's `Logs/` memories arrived where nothing would find them again."""
+    tool = MemoryDirBackend(tmp_path / "tool")
+    with pytest.raises(MemoryCommandError, match="logs/ in other letter case"):
+        tool.create(f"/memories/{folder}/user_a.md", _memory("a"))
+    tool.create("/memories/notes/user_b.md", _memory("b"))
+    with pytest.raises(MemoryCommandError, match="letter case"):
+        tool.rename("/memories/notes", f"/memories/{folder}")
+    assert not (tmp_path / "tool" / folder).exists()
+    assert write_name_problem(f"{folder}/user_c.md") is not None  # the extractor's writes
+    archive = tmp_path / "in.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(f"{folder}/user_d.md", _memory("d"))
+        zf.writestr("user_e.md", _memory("e"))
+    report = import_archive(archive, tmp_path / "mem")
+    assert report.written == ["user_e.md"]
+    assert [r.name for r in report.refused] == [f"{folder}/user_d.md"]
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memdir_nb.cli",
+            "import",
+            str(archive),
+            "--dir",
+            str(tmp_path / "cli"),
+        ],
+        capture_output=True,
+        text=True,
+        env=child_env(HOME=str(tmp_path)),
+        timeout=180,
+    )
+    assert out.returncode == 1 and "logs/ in other letter case" in out.stdout, out.stdout
+    assert not (tmp_path / "cli" / folder).exists()
+    listed = tmp_path / "listed"
+    (listed / folder).mkdir(parents=True)
+    (listed / folder / "user_f.md").write_text(_memory("f"), encoding="utf-8")
+    scanned = scan_memory_dir(listed)
+    assert scanned.headers == [] and "letter case" in scanned.skipped[0].reason
+
+
 # ------------------------------------------- class: two names that differ only by NFC and NFD
 
 

@@ -277,11 +277,12 @@ def test_recall_drops_surfaced_memories_behind_a_flipped_folder_without_raising(
 
 
 # A second process saves a memory the way Claude Code does (a new file renamed over it), again
-# and again, switching between a clean version and one holding a credential (attack round 28).
+# and again, switching between a clean version and one holding a credential (attack round 28),
+# with a pause of argv[3] seconds after each save.
 _RESAVE = textwrap.dedent(
     """
     import os, sys, time
-    path, seconds = sys.argv[1], float(sys.argv[2])
+    path, seconds, pause = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     clean = open(path, "rb").read()
     leaked = clean + b"deploy token: ghp_" + b"Ab1" * 12 + b"\\n"
     print("ready", flush=True)
@@ -292,6 +293,7 @@ _RESAVE = textwrap.dedent(
         with open(tmp, "wb") as fh:
             fh.write(leaked if i % 2 else clean)
         os.replace(tmp, path)
+        time.sleep(pause)
         i += 1
     """
 )
@@ -302,7 +304,10 @@ def test_a_save_raced_against_a_move_into_team_never_reaches_team_unscanned(
 ) -> None:
     """The move scans the file, checks it still holds what was scanned, then links it into
     team/: a save landing between that check and the link published the credential's version
-    unscanned. Every move that succeeds must have put the scanned (clean) version in team/."""
+    unscanned. Every move that succeeds must have put the scanned (clean) version in team/.
+    The scan is a settled read (§68): a file saved over every few microseconds never stands
+    still and every move is refused, so the saves pause 0.4 s (past SETTLE_S): each version is
+    moved or refused once it stood still, with the next save landing in or after the move."""
     memory_dir = tmp_path / "memory"
     (memory_dir / "team").mkdir(parents=True)
     source = memory_dir / "feedback_deploy.md"
@@ -310,10 +315,10 @@ def test_a_save_raced_against_a_move_into_team_never_reaches_team_unscanned(
         b"---\nname: d\ndescription: deploys\ntype: feedback\n---\nDeploy on Fridays.\n"
     )
     store = MemoryStore(memory_dir)
-    proc = _spawn(_RESAVE, str(source), "60")
+    proc = _spawn(_RESAVE, str(source), "6", "0.4")
     moved = 0
     try:
-        for _ in range(400):
+        while proc.poll() is None:
             # refused (the secret was scanned), or the file was changed or gone meanwhile
             with contextlib.suppress(
                 SecretInTeamMemoryError, ChangedMeanwhileError, FileNotFoundError

@@ -1992,3 +1992,30 @@ def test_a_dream_keeps_each_cited_index_line_byte_for_byte(
     assert all(line in lines for line in (*CITED_INDEX_LINES, moved))
     assert "[^1]: the March glaze test" in lines
     assert plan_consolidation(root, now_ms=PLAN_NOW).actions == []
+
+
+def test_applying_a_plan_over_many_old_empty_memories_pauses_once_not_once_each(
+    tmp_path: Path,
+) -> None:
+    """A plan (Claude's, here built through the API) that retires 40 empty memories: apply
+    read each under the store's lock with a second look of its own, SETTLE_S each (§66),
+    10 s in all. The step notes them first and pauses once (attack45, §68)."""
+    from memdir_nb.dream import TrashFile
+    from memdir_nb.storage.settled_read import SETTLE_S
+
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    names = [f"user_empty_{i:03d}.md" for i in range(40)]
+    for name in names:
+        (mem / name).write_bytes(b"")
+    time.sleep(SETTLE_S + 0.05)  # their times are old
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    ops = tuple(TrashFile(name) for name in names)
+    plan.actions = [PlanAction("empty", "trash", "retire the empty ones", tuple(names), ops)]
+    for name in names:
+        plan.snapshot[name], plan.hashes[name] = "", hashlib.sha256(b"").hexdigest()
+    start = time.monotonic()
+    apply_plan(plan)
+    took = time.monotonic() - start
+    assert not any((mem / name).exists() for name in names)
+    assert took < len(names) * SETTLE_S / 4, took  # 0.4 s here; 10 s before

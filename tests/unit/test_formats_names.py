@@ -226,3 +226,13 @@ def test_a_tilde_name_already_there_still_passes_the_gate_every_route_reads_with
     # Not a gate rule: a `~` folder a person made is still listed, read, moved and deleted.
     assert relative_path_problem("~/user_a.md") is None
     assert name_problem("~user_a.md") is None and folder_problem("~", top=True) is None
+
+
+@pytest.mark.parametrize("folder", ["LOGS", "Logs", "lOgS", "TEAM", "Team"])
+def test_a_top_folder_that_is_logs_or_team_where_case_is_ignored_is_refused(folder: str) -> None:
+    """attack45 (§68): `Logs/` is logs/ on macOS and Windows, a folder no listing shows."""
+    why = folder_problem(folder, top=True)
+    assert why is not None and "in other letter case" in why
+    assert folder.casefold() + "/" in why
+    assert folder_problem(folder) is None  # deeper down it is no special folder anywhere
+    assert folder_problem(folder.casefold(), top=True) is None

@@ -39,6 +39,7 @@ from memdir_nb.storage.archive import (
 from memdir_nb.storage.import_report import format_import_report
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.settled_read import SETTLE_S
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 from memdir_nb.ui.demo import DEMO_NOW_MS, build_demo_memory_dir
@@ -882,3 +883,75 @@ def test_export_packs_an_empty_file_only_once_it_stayed_empty(
     with zipfile.ZipFile(report.archive) as zf:
         assert zf.read("being-saved.md") == GOOD.encode()
         assert zf.read("kept-empty.md") == b""
+
+
+# ---- a step over many empty files pauses once (attack45, security §68)
+
+EMPTY_MANY = 40  # one pause each would be EMPTY_MANY * SETTLE_S = 10 s under the store's lock
+
+
+def _old_empty_files(mem: Path, body: bytes = b"") -> list[str]:
+    """EMPTY_MANY memories, empty in mem; an archive of them (holding body) at mem/../x.zip.
+    Their times are then over SETTLE_S old: each read of one asks for a second look (§66)."""
+    src = mem.parent / "src"
+    src.mkdir()
+    mem.mkdir()
+    names = [f"user_empty_{i:03d}.md" for i in range(EMPTY_MANY)]
+    for name in names:
+        (mem / name).write_bytes(b"")
+        (src / name).write_bytes(body)
+    export_archive(src, mem.parent / "x.zip")
+    time.sleep(SETTLE_S + 0.05)
+    return names
+
+
+def test_an_import_over_many_old_empty_files_pauses_once_not_once_a_file(tmp_path: Path) -> None:
+    """Re-importing an archive of empty memories read each under the store's lock with a
+    pause of SETTLE_S of its own (§66's second look): 40 files held the lock 10 s, 240 past
+    the 60 s other writers wait for it. The step notes them all first and pauses once."""
+    mem = tmp_path / "memory"
+    names = _old_empty_files(mem)
+    start = time.monotonic()
+    report = import_archive(tmp_path / "x.zip", mem)
+    took = time.monotonic() - start
+    assert report.unchanged == names and not report.written
+    assert took < EMPTY_MANY * SETTLE_S / 4, took  # 0.3 s here; 10 s before
+
+
+def test_an_import_over_many_old_empty_files_pauses_once_by_the_cli(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    _old_empty_files(mem)
+    start = time.monotonic()
+    out = _cli("import", str(tmp_path / "x.zip"), "--dir", str(mem))
+    took = time.monotonic() - start
+    assert out.returncode == 0, out.stderr
+    assert took < EMPTY_MANY * SETTLE_S / 2, took  # the interpreter's start included
+
+
+def test_restoring_a_batch_of_many_old_empty_files_pauses_once(tmp_path: Path) -> None:
+    """The files an overwriting import replaced were empty: restore reads each kept copy."""
+    mem = tmp_path / "memory"
+    names = _old_empty_files(mem, GOOD.encode())
+    report = import_archive(tmp_path / "x.zip", mem, overwrite=True)
+    assert report.replaced == names
+    (batch,) = list_trash_batches(mem)
+    time.sleep(SETTLE_S + 0.05)  # the imported files are old too: each step may read them
+    start = time.monotonic()
+    assert restore(mem, batch) == names
+    took = time.monotonic() - start
+    assert all((mem / name).read_bytes() == b"" for name in names)
+    assert took < EMPTY_MANY * SETTLE_S / 2, took  # 1.0 s here (40 writes); 10 s before
+
+
+def test_restoring_a_batch_of_many_old_empty_files_pauses_once_by_the_cli(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    names = _old_empty_files(mem, GOOD.encode())
+    assert import_archive(tmp_path / "x.zip", mem, overwrite=True).replaced == names
+    (batch,) = list_trash_batches(mem)
+    time.sleep(SETTLE_S + 0.05)
+    start = time.monotonic()
+    out = _cli("restore", str(mem), batch)
+    took = time.monotonic() - start
+    assert out.returncode == 0, out.stderr
+    assert all((mem / name).read_bytes() == b"" for name in names)
+    assert took < EMPTY_MANY * SETTLE_S * 3 / 4, took  # 2.6 s here, the start included

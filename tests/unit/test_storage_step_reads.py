@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.storage.settled_read import SETTLE_S, SETTLE_TRIES, identity
+from memdir_nb.storage.settled_read import SETTLE_S, SETTLE_TRIES, Sightings, identity
 from memdir_nb.storage.step_reads import HINT_ENTRIES, Published, read_settled_at
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import open_transaction
@@ -213,3 +213,73 @@ def test_an_in_place_save_into_the_replaced_file_undoes_the_step(tmp_path: Path)
     assert os.stat(path).st_ino == ino
     assert path.read_text(encoding="utf-8") == "# Index\n- [a](a.md) — a\n- a person's line\n"
     assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "MEMORY.md"]
+
+
+def _old_empty(mem: Path, name: str) -> int:
+    """An empty file in mem; returns a clock a second after its last change."""
+    (mem / name).write_bytes(b"")
+    return os.stat(mem / name).st_ctime_ns + 10**9
+
+
+def test_an_old_empty_file_seen_settle_s_before_its_read_costs_no_pause_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """§68: the second look of §66 may be a sighting the step took before (look_ahead): an
+    import over thousands of empty files pays one pause, not one each."""
+    dfd, mem = _dir_with(tmp_path)
+    later = _old_empty(mem, "a.md")
+    now = [100.0]
+    seen = Sightings(monotonic=lambda: now[0])
+    seen.note(os.stat(mem / "a.md"))  # the step's look ahead
+    waits: list[float] = []
+    now[0] += 0.1  # read 0.1 s after it was seen: only the rest of SETTLE_S is waited
+    args = (dfd, "a.md", 100, "a.md", Published())
+    assert read_settled_at(*args, sightings=seen, clock_ns=lambda: later, sleep=waits.append) == b""
+    assert waits == [pytest.approx(SETTLE_S - 0.1)]
+    waits.clear()
+    now[0] += SETTLE_S  # read SETTLE_S after it was seen, unchanged: no pause at all
+    assert read_settled_at(*args, sightings=seen, clock_ns=lambda: later, sleep=waits.append) == b""
+    assert waits == []
+
+
+def test_an_empty_file_that_changed_since_it_was_seen_gets_a_second_look_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """A truncate whose times landed after the sighting made another identity: the old
+    sighting proves nothing about it, so it pays the whole pause."""
+    dfd, mem = _dir_with(tmp_path)
+    _old_empty(mem, "a.md")
+    now = [100.0]
+    seen = Sightings(monotonic=lambda: now[0])
+    seen.note(os.stat(mem / "a.md"))
+    (mem / "a.md").write_bytes(b"")  # new times: the file changed since the sighting
+    later = os.stat(mem / "a.md").st_ctime_ns + 10**9
+    now[0] += 10 * SETTLE_S
+    waits: list[float] = []
+    args = (dfd, "a.md", 100, "a.md", Published())
+    assert read_settled_at(*args, sightings=seen, clock_ns=lambda: later, sleep=waits.append) == b""
+    assert waits == [SETTLE_S]
+
+
+def test_a_steps_look_ahead_is_the_second_look_of_the_empty_files_it_names(
+    tmp_path: Path,
+) -> None:
+    """A file the look ahead named is read at once SETTLE_S later; one it did not name pays its
+    own pause. Paths it cannot look at (a FIFO, a link out, `..`, absent) are passed over."""
+    _dfd, mem = _dir_with(tmp_path)
+    _old_empty(mem, "named.md")
+    _old_empty(mem, "unnamed.md")
+    os.mkfifo(mem / "pipe.md")
+    (tmp_path / "outside.md").write_bytes(b"")
+    (mem / "link.md").symlink_to(tmp_path / "outside.md")
+    time.sleep(SETTLE_S)  # both files' times are old
+    with open_transaction(mem) as tx:
+        tx.look_ahead(["named.md", "pipe.md", "link.md", "../outside.md", "gone.md", "x/y.md"])
+        time.sleep(SETTLE_S)
+        start = time.monotonic()
+        assert tx.read_bytes("named.md") == b""
+        named = time.monotonic() - start
+        start = time.monotonic()
+        assert tx.read_bytes("unnamed.md") == b""
+        unnamed = time.monotonic() - start
+    assert named < SETTLE_S / 2 <= SETTLE_S <= unnamed, (named, unnamed)

@@ -6,6 +6,8 @@ import multiprocessing
 import os
 import re
 import string
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -552,6 +554,38 @@ def test_promote_refuses_a_memory_holding_a_secret(store: MemoryStore, mem: Path
     with pytest.raises(SecretInTeamMemoryError, match="private key"):
         store.promote("reference_deploy_key.md")
     assert snapshot(mem) == before
+
+
+# An editor's in-place save: truncate, then the write once the memory's name is gone (moved)
+# or 0.2 s passed, whichever is first (under SETTLE_S).
+_IN_PLACE_SAVE = """
+import os, sys, time
+path, text = sys.argv[1], sys.argv[2]
+with open(path, "w", encoding="utf-8") as f:
+    print("truncated", flush=True)
+    end = time.monotonic() + 0.2
+    while os.path.lexists(path) and time.monotonic() < end:
+        time.sleep(0.002)
+    f.write(text)
+"""
+
+
+def test_promote_during_an_in_place_save_scans_what_the_save_wrote(
+    store: MemoryStore, mem: Path
+) -> None:
+    """Held (attack45, §68): promote reads the memory once it stands still before the move,
+    so the key an editor's in-place save was writing is seen and refused."""
+    path = store.save("Deploy notes", "How we deploy", "reference", "Argo CD.")
+    editor = subprocess.Popen(
+        [sys.executable, "-c", _IN_PLACE_SAVE, str(path), path.read_text() + rsa_block()],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert editor.stdout is not None and editor.stdout.readline() == "truncated\n"
+    with pytest.raises(SecretInTeamMemoryError, match="private key"):
+        store.promote(path.name)
+    assert editor.wait(timeout=10) == 0
+    assert not (mem / "team" / path.name).exists() and "PRIVATE KEY" in path.read_text()
 
 
 def test_promote_refuses_when_the_team_already_has_that_file(store: MemoryStore, mem: Path) -> None:

@@ -1662,3 +1662,41 @@ def test_a_view_cut_after_whole_lines_shows_no_empty_line_after_them(
         tool, {"command": "view", "path": "/memories/reference_two.md", "view_range": [2, -1]}
     )
     assert rest.splitlines()[1:] == ["     2\t" + "b" * 100_000, "     3\t"]  # as the reference
+
+
+# The editor of the next test: an in-place save (truncate, then write) whose write waits until
+# the memory's name is gone (the move is done) or 0.2 s, whichever is first: under SETTLE_S.
+_IN_PLACE_SAVE = """
+import os, sys, time
+path, text = sys.argv[1], sys.argv[2]
+with open(path, "w", encoding="utf-8") as f:
+    print("truncated", flush=True)
+    end = time.monotonic() + 0.2
+    while os.path.lexists(path) and time.monotonic() < end:
+        time.sleep(0.002)
+    f.write(text)
+"""
+
+
+def test_a_folder_moved_into_team_is_scanned_once_it_stands_still(tool: MemdirMemoryTool) -> None:
+    """attack45 (§68): a folder rename into team/ scanned each file as it was that instant. A
+    file an editor had just truncated read empty, passed the secret guard and was moved; the
+    editor's write then put the key into team/. The scan is a settled read now: it waits for
+    the save and refuses the key."""
+    root = Path(tool.memory_dir)
+    run(tool, command="create", path="/memories/notes/reference_x.md", file_text=REFERENCE)
+    secret = REFERENCE.replace("Linear project LIN.", f"Linear project LIN, key {KEY}.")
+    memory = root / "notes" / "reference_x.md"
+    editor = subprocess.Popen(
+        [sys.executable, "-c", _IN_PLACE_SAVE, str(memory), secret],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert editor.stdout is not None and editor.stdout.readline() == "truncated\n"
+    answer = run(
+        tool, command="rename", old_path="/memories/notes", new_path="/memories/team/notes"
+    )
+    assert editor.wait(timeout=10) == 0
+    assert "Refusing to write team memory" in answer, answer
+    assert not (root / "team" / "notes" / "reference_x.md").exists()
+    assert memory.read_text(encoding="utf-8") == secret  # the person's save, kept private
