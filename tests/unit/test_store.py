@@ -6,8 +6,6 @@ import multiprocessing
 import os
 import re
 import string
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -28,6 +26,7 @@ from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError, slugify
 from tests.conftest import build_folder_blocker
 from tests.support import snapshot as support_snapshot
+from tests.support.in_place_editor import start_in_place_save
 
 # 2026-04-02T10:15:30.123Z
 NOW_MS = 1_775_124_930_123.0
@@ -556,32 +555,13 @@ def test_promote_refuses_a_memory_holding_a_secret(store: MemoryStore, mem: Path
     assert snapshot(mem) == before
 
 
-# An editor's in-place save: truncate, then the write once the memory's name is gone (moved)
-# or 0.2 s passed, whichever is first (under SETTLE_S).
-_IN_PLACE_SAVE = """
-import os, sys, time
-path, text = sys.argv[1], sys.argv[2]
-with open(path, "w", encoding="utf-8") as f:
-    print("truncated", flush=True)
-    end = time.monotonic() + 0.2
-    while os.path.lexists(path) and time.monotonic() < end:
-        time.sleep(0.002)
-    f.write(text)
-"""
-
-
 def test_promote_during_an_in_place_save_scans_what_the_save_wrote(
     store: MemoryStore, mem: Path
 ) -> None:
     """Held (attack45, §68): promote reads the memory once it stands still before the move,
     so the key an editor's in-place save was writing is seen and refused."""
     path = store.save("Deploy notes", "How we deploy", "reference", "Argo CD.")
-    editor = subprocess.Popen(
-        [sys.executable, "-c", _IN_PLACE_SAVE, str(path), path.read_text() + rsa_block()],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert editor.stdout is not None and editor.stdout.readline() == "truncated\n"
+    editor = start_in_place_save(path, path.read_text() + rsa_block())
     with pytest.raises(SecretInTeamMemoryError, match="private key"):
         store.promote(path.name)
     assert editor.wait(timeout=10) == 0

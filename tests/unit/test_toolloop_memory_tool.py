@@ -35,6 +35,7 @@ from memdir_nb.toolloop.recorded import RecordedMessagesServer
 from tests.conftest import slug_memory
 from tests.support import nested_folders
 from tests.support.aio import run_coroutine
+from tests.support.in_place_editor import start_in_place_save
 from tests.support.messages_api import MessagesAPIServer, text_reply, tool_calls_reply
 
 NOW = 1_780_000_000_000.0
@@ -1664,20 +1665,6 @@ def test_a_view_cut_after_whole_lines_shows_no_empty_line_after_them(
     assert rest.splitlines()[1:] == ["     2\t" + "b" * 100_000, "     3\t"]  # as the reference
 
 
-# The editor of the next test: an in-place save (truncate, then write) whose write waits until
-# the memory's name is gone (the move is done) or 0.2 s, whichever is first: under SETTLE_S.
-_IN_PLACE_SAVE = """
-import os, sys, time
-path, text = sys.argv[1], sys.argv[2]
-with open(path, "w", encoding="utf-8") as f:
-    print("truncated", flush=True)
-    end = time.monotonic() + 0.2
-    while os.path.lexists(path) and time.monotonic() < end:
-        time.sleep(0.002)
-    f.write(text)
-"""
-
-
 def test_a_folder_moved_into_team_is_scanned_once_it_stands_still(tool: MemdirMemoryTool) -> None:
     """attack45 (§68): a folder rename into team/ scanned each file as it was that instant. A
     file an editor had just truncated read empty, passed the secret guard and was moved; the
@@ -1687,12 +1674,7 @@ def test_a_folder_moved_into_team_is_scanned_once_it_stands_still(tool: MemdirMe
     run(tool, command="create", path="/memories/notes/reference_x.md", file_text=REFERENCE)
     secret = REFERENCE.replace("Linear project LIN.", f"Linear project LIN, key {KEY}.")
     memory = root / "notes" / "reference_x.md"
-    editor = subprocess.Popen(
-        [sys.executable, "-c", _IN_PLACE_SAVE, str(memory), secret],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert editor.stdout is not None and editor.stdout.readline() == "truncated\n"
+    editor = start_in_place_save(memory, secret)
     answer = run(
         tool, command="rename", old_path="/memories/notes", new_path="/memories/team/notes"
     )
